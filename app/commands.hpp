@@ -1,0 +1,19 @@
+#pragma once
+// Each subcommand lives in its own file and registers itself on the CLI here.
+#include <CLI/CLI.hpp>
+#include <stdexcept>
+#include <string>
+
+namespace skysim::app {
+
+// Bad input from the user: printed as one line, exit status 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+void register_run(CLI::App& app);
+void register_validate(CLI::App& app);
+void register_bench(CLI::App& app);
+
+}  // namespace skysim::app

@@ -1,0 +1,34 @@
+// skysim: one binary, subcommands registered from app/cmd_*.cpp.
+#include <cstdio>
+#include <exception>
+
+#include "app/commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"skysim: a deterministic discrete-event simulator of a social-media backend"};
+  app.set_version_flag("--version", std::string("skysim ") + SKYSIM_VERSION);
+  app.require_subcommand(1);
+  skysim::app::register_run(app);
+  skysim::app::register_validate(app);
+  skysim::app::register_bench(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "skysim: %s\n", e.what());
+    std::fprintf(stderr, "Run with --help for more information.\n");
+    return 2;
+  } catch (const skysim::app::UsageError& e) {
+    std::fprintf(stderr, "skysim: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "skysim: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

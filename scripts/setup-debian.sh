@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what skysim needs on Debian 12, as root. Idempotent: installs only what is missing.
+# Why each package is here: docs/dependencies.md.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache       # compiler, build system, rebuild cache
+  libboost-dev libboost-graph-dev                # Boost.Random (RNG), Boost.Graph (follow graph)
+  libeigen3-dev                                  # linear algebra for statistics and CTMC solves
+  catch2                                         # Catch2 v2 unit tests
+  libcli11-dev                                   # command line
+  libyaml-cpp-dev                                # scenario files
+  libxxhash-dev                                  # xxHash64: stream seeds, the UID hashing allocator
+  gnuplot-nox                                    # PNG/SVG plots
+  clang libclang-rt-14-dev                       # libFuzzer harness for the scenario loader
+  parallel                                       # multi-process sweeps (docs/distributed.md)
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "setup: missing packages: ${missing[*]} (run as root, or: sudo $0)" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+echo "setup: all build dependencies present"

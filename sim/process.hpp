@@ -1,0 +1,273 @@
+#pragma once
+// Processes as C++20 coroutines, so a simulated goroutine reads like the Go it stands for:
+//
+//   sim::Process handle_uri(Client& mc, std::string uri) {
+//     co_await sim::sleep(600 * sim::kMicrosecond);
+//     auto item = co_await mc.get(uri);   // a sim::Task<...>
+//   }
+//   sim.spawn(handle_uri(mc, uri), "goroutine");
+//
+// Rules (after FoundationDB's): no capturing lambdas as coroutines (the captures die with the
+// lambda object); never swallow sim::Cancelled; nothing whose destructor must not run while
+// suspended may live across a co_await.
+#include <coroutine>
+#include <exception>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+#include "sim/simulation.hpp"
+
+namespace sim {
+
+// Thrown out of the awaited operation of a process that has been cancelled.
+struct Cancelled : std::exception {
+  const char* what() const noexcept override { return "process cancelled"; }
+};
+
+// Common base of every promise in a process, so awaiters can find the process they park.
+struct PromiseBase {
+  ProcState* proc = nullptr;
+};
+
+// A top-level process. Created suspended; Simulation::spawn schedules its first step.
+class Process {
+ public:
+  struct promise_type : PromiseBase {
+    ProcState state;
+    promise_type() { proc = &state; }
+    Process get_return_object() {
+      return Process(std::coroutine_handle<promise_type>::from_promise(*this));
+    }
+    std::suspend_always initial_suspend() noexcept { return {}; }
+    struct FinalAwaiter {
+      bool await_ready() noexcept { return false; }
+      void await_suspend(std::coroutine_handle<promise_type> h) noexcept {
+        h.promise().state.sim->on_process_done(h.promise().state);
+      }
+      void await_resume() noexcept {}
+    };
+    FinalAwaiter final_suspend() noexcept { return {}; }
+    void return_void() {}
+    void unhandled_exception() { state.error = std::current_exception(); }
+  };
+
+  Process(Process&& o) noexcept : h_(std::exchange(o.h_, {})) {}
+  Process& operator=(Process&&) = delete;
+  ~Process() {
+    if (h_) h_.destroy();  // never spawned
+  }
+  std::coroutine_handle<promise_type> release() { return std::exchange(h_, {}); }
+
+ private:
+  explicit Process(std::coroutine_handle<promise_type> h) : h_(h) {}
+  std::coroutine_handle<promise_type> h_;
+};
+
+// Shared reference to a spawned process: join it, cancel it, ask whether it is done.
+class ProcessHandle {
+ public:
+  ProcessHandle() = default;
+  explicit ProcessHandle(ProcState* p) : p_(p) {
+    if (p_) ++p_->refs;
+  }
+  ProcessHandle(const ProcessHandle& o) : ProcessHandle(o.p_) {}
+  ProcessHandle(ProcessHandle&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
+  ProcessHandle& operator=(ProcessHandle o) noexcept {
+    std::swap(p_, o.p_);
+    return *this;
+  }
+  ~ProcessHandle() {
+    if (p_ && !p_->sim->shutting_down()) p_->sim->release_ref(*p_);
+  }
+
+  bool valid() const { return p_ != nullptr; }
+  bool done() const { return p_->done; }
+  ActorId id() const { return p_->id; }
+  // Cancels a waiting process: its pending operation throws sim::Cancelled. No-op once done.
+  void cancel();
+
+  struct JoinAwaiter;
+  JoinAwaiter join() const;
+  // Waits at most `timeout`; true if the process finished.
+  struct JoinForAwaiter;
+  JoinForAwaiter join_for(Duration timeout) const;
+
+ private:
+  ProcState* p_ = nullptr;
+};
+
+namespace detail {
+template <class P>
+ProcState* proc_of(std::coroutine_handle<P> h) {
+  static_assert(std::is_base_of_v<PromiseBase, P>,
+                "sim awaitables can only be awaited inside sim::Process or sim::Task");
+  return h.promise().proc;
+}
+// Parks the current frame unless the process was cancelled (then the awaiter throws at once).
+template <class P>
+bool park(std::coroutine_handle<P> h, ProcState*& out) {
+  out = proc_of(h);
+  if (out->cancel_requested) return false;
+  out->park(h);
+  return true;
+}
+inline void throw_if_cancelled(ProcState* p) {
+  if (p->cancel_requested) throw Cancelled{};
+}
+}  // namespace detail
+
+// co_await sleep(d): resume d later (d = 0 yields to every event already due now).
+struct SleepAwaiter {
+  Duration d;
+  ProcState* p = nullptr;
+  bool await_ready() const noexcept { return false; }
+  template <class P>
+  bool await_suspend(std::coroutine_handle<P> h) {
+    if (!detail::park(h, p)) return false;
+    p->sim->wake_at(WakeToken{p, p->gen}, p->sim->now() + (d > 0 ? d : 0));
+    return true;
+  }
+  void await_resume() const { detail::throw_if_cancelled(p); }
+};
+inline SleepAwaiter sleep(Duration d) { return SleepAwaiter{d}; }
+inline SleepAwaiter yield() { return SleepAwaiter{0}; }
+
+// co_await sleep_until(t)
+struct SleepUntilAwaiter {
+  Time t;
+  ProcState* p = nullptr;
+  bool await_ready() const noexcept { return false; }
+  template <class P>
+  bool await_suspend(std::coroutine_handle<P> h) {
+    if (!detail::park(h, p)) return false;
+    Time now = p->sim->now();
+    p->sim->wake_at(WakeToken{p, p->gen}, t > now ? t : now);
+    return true;
+  }
+  void await_resume() const { detail::throw_if_cancelled(p); }
+};
+inline SleepUntilAwaiter sleep_until(Time t) { return SleepUntilAwaiter{t}; }
+
+// co_await this_process(): the running process's state (its id, its Simulation).
+struct ThisProcessAwaiter {
+  ProcState* p = nullptr;
+  bool await_ready() const noexcept { return false; }
+  template <class P>
+  bool await_suspend(std::coroutine_handle<P> h) noexcept {
+    p = detail::proc_of(h);
+    return false;  // never suspends
+  }
+  ProcState& await_resume() const noexcept { return *p; }
+};
+inline ThisProcessAwaiter this_process() { return {}; }
+
+struct ProcessHandle::JoinAwaiter {
+  ProcState* target;
+  Waiter w;
+  ProcState* p = nullptr;
+  bool await_ready() const noexcept { return target->done; }
+  template <class P>
+  bool await_suspend(std::coroutine_handle<P> h) {
+    if (!detail::park(h, p)) return false;
+    w.token = WakeToken{p, p->gen};
+    target->joiners.push_back(w);
+    return true;
+  }
+  void await_resume() {
+    if (target->done) return;
+    w.unlink();
+    detail::throw_if_cancelled(p);
+  }
+};
+
+struct ProcessHandle::JoinForAwaiter {
+  ProcState* target;
+  Duration timeout;
+  Waiter w;
+  ProcState* p = nullptr;
+  bool await_ready() const noexcept { return target->done; }
+  template <class P>
+  bool await_suspend(std::coroutine_handle<P> h) {
+    if (!detail::park(h, p)) return false;
+    w.token = WakeToken{p, p->gen};
+    target->joiners.push_back(w);
+    p->sim->wake_at(w.token, p->sim->now() + timeout);
+    return true;
+  }
+  bool await_resume() {
+    if (target->done) return true;
+    w.unlink();
+    detail::throw_if_cancelled(p);
+    return false;
+  }
+};
+
+inline ProcessHandle::JoinAwaiter ProcessHandle::join() const { return JoinAwaiter{p_, {}}; }
+inline ProcessHandle::JoinForAwaiter ProcessHandle::join_for(Duration timeout) const {
+  return JoinForAwaiter{p_, timeout, {}};
+}
+
+// A nested coroutine returning T, awaited by its caller within the same process
+// (FoundationDB's Future<T> actors). Lazily started; resumes its caller by symmetric transfer.
+template <class T = void>
+class Task {
+ public:
+  struct promise_type;
+  using Handle = std::coroutine_handle<promise_type>;
+
+  struct FinalAwaiter {
+    bool await_ready() noexcept { return false; }
+    std::coroutine_handle<> await_suspend(Handle h) noexcept { return h.promise().continuation; }
+    void await_resume() noexcept {}
+  };
+
+  struct PromiseCommon : PromiseBase {
+    std::coroutine_handle<> continuation;
+    std::exception_ptr error;
+    std::suspend_always initial_suspend() noexcept { return {}; }
+    FinalAwaiter final_suspend() noexcept { return {}; }
+    void unhandled_exception() { error = std::current_exception(); }
+  };
+  struct ValuePromise : PromiseCommon {
+    std::optional<T> value;
+    template <class U>
+    void return_value(U&& v) {
+      value.emplace(std::forward<U>(v));
+    }
+  };
+  struct VoidPromise : PromiseCommon {
+    void return_void() {}
+  };
+  struct promise_type : std::conditional_t<std::is_void_v<T>, VoidPromise, ValuePromise> {
+    Task get_return_object() { return Task(Handle::from_promise(*this)); }
+  };
+
+  Task(Task&& o) noexcept : h_(std::exchange(o.h_, {})) {}
+  Task& operator=(Task&&) = delete;
+  ~Task() {
+    if (h_) h_.destroy();
+  }
+
+  struct Awaiter {
+    Handle child;
+    bool await_ready() const noexcept { return false; }
+    template <class P>
+    std::coroutine_handle<> await_suspend(std::coroutine_handle<P> caller) noexcept {
+      child.promise().proc = detail::proc_of(caller);
+      child.promise().continuation = caller;
+      return child;
+    }
+    T await_resume() {
+      if (child.promise().error) std::rethrow_exception(child.promise().error);
+      if constexpr (!std::is_void_v<T>) return std::move(*child.promise().value);
+    }
+  };
+  Awaiter operator co_await() && { return Awaiter{h_}; }
+
+ private:
+  explicit Task(Handle h) : h_(h) {}
+  Handle h_;
+};
+
+}  // namespace sim

@@ -1,0 +1,205 @@
+#pragma once
+// The simulation kernel: one clock, one pending-event set, one fingerprint, named random
+// streams. Everything that happens is an event popped in (time, sequence) order; an event
+// either resumes a coroutine process (sim/process.hpp) or calls a Handler (the fast path for
+// hot inner loops). Single-threaded by design: parallelism lives across seeds, never inside.
+#include <coroutine>
+#include <cstdint>
+#include <exception>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/event_queue.hpp"
+#include "sim/intrusive_list.hpp"
+#include "sim/rng.hpp"
+#include "sim/time.hpp"
+
+namespace sim {
+
+class Simulation;
+class Process;
+class ProcessHandle;
+
+using ActorId = std::uint32_t;
+using Kind = std::uint16_t;  // interned event kind ("goroutine", "tcp.timewait", ...)
+
+// A callback target. Models derive from it for hot paths (no frame, no allocation).
+class Handler {
+ public:
+  virtual ~Handler() = default;
+  virtual void on_event(Simulation& sim) = 0;
+  // Called at teardown for each still-pending entry, so one-shot handlers can free themselves.
+  virtual void on_discard() {}
+
+  ActorId actor_id = 0;
+  Kind kind = 0;
+};
+
+// Bookkeeping of one coroutine process, embedded in its top-level frame's promise.
+struct ProcState {
+  Simulation* sim = nullptr;
+  std::coroutine_handle<> waiting;  // innermost frame parked on an awaiter
+  std::coroutine_handle<> root;     // the top-level frame (owns every nested frame)
+  ActorId id = 0;
+  Kind kind = 0;
+  std::uint32_t gen = 0;      // bumped on every resume; queue entries carrying an old gen are stale
+  std::uint32_t pending = 0;  // queue entries still pointing here
+  std::uint32_t refs = 0;     // live ProcessHandles
+  bool started = false;
+  bool done = false;
+  bool cancel_requested = false;
+  bool suspended = false;
+  std::exception_ptr error;
+  IntrusiveList<struct Waiter> joiners;
+  ListNode live;  // in Simulation's list of frames not yet freed
+
+  void park(std::coroutine_handle<> h) {
+    waiting = h;
+    suspended = true;
+  }
+};
+
+// What an awaiter keeps so a primitive can wake the process that waits on it.
+struct WakeToken {
+  ProcState* proc = nullptr;
+  std::uint32_t gen = 0;
+};
+
+struct Waiter : ListNode {
+  WakeToken token;
+};
+
+// Sees every executed event (the tracer and per-model fingerprints use it).
+class EventObserver {
+ public:
+  virtual ~EventObserver() = default;
+  virtual void on_event(Time now, Kind kind, ActorId actor) = 0;
+};
+
+// The run-time failure of a model invariant or an escaped exception: a bug, not a modelled fault.
+class SimulationFailure : public std::runtime_error {
+ public:
+  SimulationFailure(const std::string& what, Time at) : std::runtime_error(what), at_ns(at) {}
+  Time at_ns;
+};
+
+class Simulation {
+ public:
+  explicit Simulation(std::uint64_t seed, std::int64_t epoch_unix_ns = 0);
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  Time now() const { return now_; }
+  std::uint64_t seed() const { return seed_; }
+  std::int64_t epoch_unix_ns() const { return epoch_unix_ns_; }
+  std::string date(Time t) const;  // ISO-8601 of a simulated time
+  std::string date() const { return date(now_); }
+
+  // The named stream, created on first use. References stay valid for the run.
+  Rng& stream(std::string_view name);
+
+  Kind intern_kind(std::string_view name);
+  const std::string& kind_name(Kind k) const { return kinds_[k]; }
+  ActorId new_actor_id() { return ++last_actor_; }
+
+  // Callback events.
+  void schedule_at(Time t, Handler& h);
+  void schedule_in(Duration d, Handler& h) { schedule_at(now_ + d, h); }
+  // A rare one-off action (timeline changes, faults); allocates, so not for hot paths.
+  template <class F>
+  void call_at(Time t, Kind kind, F&& fn);
+
+  // Processes (sim/process.hpp has Process, Task, sleep and the primitives).
+  ProcessHandle spawn(Process p, std::string_view kind_name = "process");
+  ProcessHandle spawn(Process p, Kind kind);
+  void wake(WakeToken tok) { wake_at(tok, now_); }
+  void wake_at(WakeToken tok, Time t);
+
+  // Runs events with time <= until, then leaves the clock at `until` (unless stopped).
+  // Returns false if stop() was called. Rethrows a process failure as SimulationFailure.
+  bool run_until(Time until);
+  bool run() { return run_until(kTimeMax); }
+  void stop() { stop_requested_ = true; }
+  bool stopped() const { return stop_requested_; }
+  bool idle() const { return queue_.empty(); }
+  Time next_event_time() const { return queue_.empty() ? kTimeMax : queue_.top().time; }
+
+  // Running 64-bit hash over (time, kind, actor) of every executed event.
+  std::uint64_t fingerprint() const { return fingerprint_; }
+  std::uint64_t events_executed() const { return events_; }
+  std::size_t pending_events() const { return queue_.size(); }
+  std::size_t live_processes() const { return live_count_; }
+
+  void add_observer(EventObserver* o) { observers_.push_back(o); }
+
+  // Destroys every process frame now (their awaiters unlink, their locals' destructors run).
+  // Owners of models call this before destroying models that frames may still reference.
+  void shutdown();
+
+  // Called by the process machinery; not for models.
+  void on_process_done(ProcState& p);
+  void release_ref(ProcState& p);
+  void fail(std::exception_ptr e);
+  bool shutting_down() const { return shutting_down_; }
+
+ private:
+  void push(Time t, void* target, std::uint32_t gen);
+  void maybe_free(ProcState& p);
+  void destroy_frame(ProcState& p);
+  void record(Kind kind, ActorId actor) {
+    std::uint64_t h = fingerprint_ ^ static_cast<std::uint64_t>(now_);
+    h *= 0x9E3779B97F4A7C15ULL;
+    h ^= (static_cast<std::uint64_t>(kind) << 32) | actor;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    fingerprint_ = h ^ (h >> 31);
+    ++events_;
+    for (EventObserver* o : observers_) o->on_event(now_, kind, actor);
+  }
+
+  Time now_ = 0;
+  std::uint64_t seed_;
+  std::int64_t epoch_unix_ns_;
+  EventQueue queue_;
+  std::uint64_t next_seq_ = 0;
+  std::uint64_t fingerprint_ = 0x5EED5EED5EED5EEDULL;
+  std::uint64_t events_ = 0;
+  ActorId last_actor_ = 0;
+  bool stop_requested_ = false;
+  bool shutting_down_ = false;
+  std::exception_ptr failure_;
+  std::size_t live_count_ = 0;
+  IntrusiveList<ListNode> live_;
+  std::vector<std::string> kinds_;
+  std::map<std::string, Kind, std::less<>> kind_ids_;
+  std::map<std::string, std::unique_ptr<Rng>, std::less<>> streams_;
+  std::vector<EventObserver*> observers_;
+};
+
+namespace detail {
+template <class F>
+class OneShot final : public Handler {
+ public:
+  explicit OneShot(F f) : fn_(std::move(f)) {}
+  void on_event(Simulation&) override {
+    std::unique_ptr<OneShot> self(this);  // freed even if fn_ throws
+    fn_();
+  }
+  void on_discard() override { delete this; }
+
+ private:
+  F fn_;
+};
+}  // namespace detail
+
+template <class F>
+void Simulation::call_at(Time t, Kind kind, F&& fn) {
+  auto* h = new detail::OneShot<std::decay_t<F>>(std::forward<F>(fn));
+  h->kind = kind;
+  schedule_at(t, *h);
+}
+
+}  // namespace sim
