@@ -1,0 +1,225 @@
+#include "models/dataplane/data_plane_host.hpp"
+
+#include <stdexcept>
+
+namespace skysim::dataplane {
+
+DialerPolicy parse_dialer_policy(std::string_view text) {
+  if (text == "fixed_source") return DialerPolicy::kFixedSource;
+  if (text == "random_loopback") return DialerPolicy::kRandomLoopback;
+  if (text == "default") return DialerPolicy::kDefault;
+  throw std::invalid_argument("unknown dialer '" + std::string(text) +
+                              "' (expected fixed_source, random_loopback or default)");
+}
+
+const char* to_string(DialerPolicy p) {
+  switch (p) {
+    case DialerPolicy::kFixedSource: return "fixed_source";
+    case DialerPolicy::kRandomLoopback: return "random_loopback";
+    case DialerPolicy::kDefault: return "default";
+  }
+  return "?";
+}
+
+void DataPlaneConfig::validate() const {
+  go.validate();
+  net.validate();
+  cache_server.validate();
+  cache_client.validate();
+  log_sink.validate();
+  logger.validate();
+  band_aid_spread.validate();
+  auto need = [](bool ok, const char* what) {
+    if (!ok) throw std::invalid_argument(std::string("dataplane: ") + what);
+  };
+  need(get_post_record_limit >= -1, "get_post_record_limit must be -1 (none) or >= 0");
+  need(handler_limit >= -1, "handler_limit must be -1 (none) or >= 0");
+  need(max_batch_uris >= 0, "max_batch_uris must be >= 0 (0 = no cap)");
+  need(cpu_per_uri >= 0, "cpu_per_uri must be >= 0");
+  need(garbage_per_uri_bytes >= 0 && live_per_uri_bytes >= 0, "per-URI bytes must be >= 0");
+  need(baseline_live_heap_bytes >= 0, "baseline_live_heap must be >= 0");
+  need(scylla_concurrency >= 1, "scylla_concurrency must be >= 1");
+  need(scylla_read_median > 0 && scylla_read_p99 >= scylla_read_median,
+       "scylla read times need 0 < median <= p99");
+  need(hot_posts >= 1 && cold_posts >= 1, "post key spaces must be non-empty");
+  need(hot_pareto_shape > 0, "hot_pareto_shape must be > 0");
+}
+
+// The reply of one RPC. Whoever holds the last reference answers; if the handler goroutine
+// dies with its process before answering, the caller hears "crashed" (its connection reset).
+class DataPlaneHost::Call {
+ public:
+  Call(DataPlaneHost& host, RpcDone done) : host_(host), done_(std::move(done)) {
+    ++host_.in_flight_;
+  }
+  ~Call() {
+    if (done_) reply(RpcResult{false, "crashed"});
+  }
+  void reply(const RpcResult& r) {
+    if (!done_) return;
+    --host_.in_flight_;
+    if (r.ok) {
+      ++host_.stats_.rpcs_ok;
+    } else if (r.error == "crashed") {
+      ++host_.stats_.rpcs_crashed;
+    }
+    auto f = std::move(done_);
+    done_ = nullptr;
+    f(r);
+  }
+
+ private:
+  DataPlaneHost& host_;
+  RpcDone done_;
+};
+
+DataPlaneHost::DataPlaneHost(sim::Simulation& sim, DataPlaneConfig cfg)
+    : sim_(sim),
+      cfg_((cfg.validate(), std::move(cfg))),
+      ns_(sim, cfg_.net, cfg_.name + "/netns"),
+      cache_(sim, net::Endpoint{net::kLoopback, 11211}, cfg_.cache_server, cfg_.name + "/memcached"),
+      go_(sim, cfg_.go),
+      sink_(cfg_.log_sink),
+      logger_(std::make_unique<logsink::Logger>(go_, sink_, cfg_.logger)),
+      scylla_(sim.stream(cfg_.name + "/scylla"), cfg_.scylla_concurrency, cfg_.scylla_read_median,
+              cfg_.scylla_read_p99),
+      keys_rng_(sim.stream(cfg_.name + "/keys")),
+      fixed_dialer_(cfg_.fixed_source, cfg_.bind_address_no_port),
+      random_dialer_(sim.stream(cfg_.name + "/band-aid-dialer"), cfg_.band_aid_spread) {
+  scylla_.bind_clock(sim);
+  launch_ = [this](sim::Task<> body) { go_.go(std::move(body)); };
+  go_.retain(cfg_.baseline_live_heap_bytes);
+  build_client();
+  go_.on_crash([this](goruntime::CrashReason, const std::string&) {
+    // The kernel closes every descriptor of the dead process: pooled and in-use memcached
+    // connections alike go to TIME_WAIT in this namespace and stay there (domain.md §1.6 #6).
+    client_->crash();
+    dead_clients_.push_back(std::move(client_));
+  });
+  go_.on_restart([this] {
+    go_.retain(cfg_.baseline_live_heap_bytes);
+    build_client();
+  });
+}
+
+DataPlaneHost::~DataPlaneHost() = default;
+
+void DataPlaneHost::build_client() {
+  auto owner = static_cast<net::OwnerId>(go_.incarnation());
+  client_ = std::make_unique<memcached::Client>(sim_, ns_, current_dialer(),
+                                                std::vector<memcached::Server*>{&cache_},
+                                                cfg_.cache_client, owner);
+}
+
+net::Dialer& DataPlaneHost::current_dialer() {
+  switch (cfg_.dialer) {
+    case DialerPolicy::kFixedSource: return fixed_dialer_;
+    case DialerPolicy::kRandomLoopback: return random_dialer_;
+    case DialerPolicy::kDefault: return default_dialer_;
+  }
+  return fixed_dialer_;
+}
+
+void DataPlaneHost::set_dialer(DialerPolicy p) {
+  cfg_.dialer = p;
+  if (client_) client_->set_dialer(current_dialer());
+}
+
+void DataPlaneHost::set_log_policy(logsink::LogPolicy p) {
+  cfg_.logger.policy = p;
+  logger_ = std::make_unique<logsink::Logger>(go_, sink_, cfg_.logger);
+}
+
+void DataPlaneHost::get_post_record(std::int64_t uris, PostMix mix, RpcDone done) {
+  ++stats_.rpcs;
+  if (!go_.alive()) {
+    ++stats_.rpcs_unavailable;
+    done(RpcResult{false, "unavailable"});
+    return;
+  }
+  auto call = std::make_shared<Call>(*this, std::move(done));
+  if (cfg_.max_batch_uris > 0 && uris > cfg_.max_batch_uris) {
+    ++stats_.rpcs_rejected;
+    call->reply(RpcResult{false, "batch_too_large"});
+    return;
+  }
+  go_.go(serve_batch(call, uris, mix, cfg_.get_post_record_limit));
+}
+
+void DataPlaneHost::small_rpc(std::int64_t uris, RpcDone done) {
+  ++stats_.rpcs;
+  if (!go_.alive()) {
+    ++stats_.rpcs_unavailable;
+    done(RpcResult{false, "unavailable"});
+    return;
+  }
+  auto call = std::make_shared<Call>(*this, std::move(done));
+  go_.go(serve_batch(call, uris, PostMix::kHot, cfg_.handler_limit));
+}
+
+sim::Task<> DataPlaneHost::serve_batch(std::shared_ptr<Call> call, std::int64_t uris, PostMix mix,
+                                       std::int64_t limit) {
+  errgroup::Group group(sim_, launch_);
+  if (limit >= 0) group.set_limit(limit);
+  for (std::int64_t i = 0; i < uris; ++i) {
+    std::string key = pick_key(mix);
+    auto task = [this, key] { return fetch_post(key); };
+    co_await group.go(task);
+  }
+  co_await group.wait();
+  call->reply(RpcResult{});
+}
+
+sim::Task<errgroup::Error> DataPlaneHost::fetch_post(std::string key) {
+  ++stats_.uris;
+  co_await go_.alloc_live(cfg_.live_per_uri_bytes);
+  memcached::Client& mc = *client_;
+  memcached::McResult got = co_await mc.get(key);
+  co_await go_.cpu(cfg_.cpu_per_uri);
+  co_await go_.alloc(cfg_.garbage_per_uri_bytes);
+  if (got.ok()) {
+    ++stats_.cache_hits;
+    go_.release(cfg_.live_per_uri_bytes);
+    co_return errgroup::Error{};
+  }
+  if (!got.resumable()) {  // not a miss: "failed to get post cache item"
+    note_cache_error(got);
+    co_await logger_->error();
+  }
+  co_await scylla_.read();
+  ++stats_.scylla_reads;
+  // assumption: a post record is ~1 KiB in the cache.
+  memcached::McResult put = co_await mc.set(key, memcached::McItem{1024, 0});
+  if (!put.ok()) {  // "failed to set post cache item" (domain.md §1.5)
+    note_cache_error(put);
+    co_await logger_->error();
+  }
+  go_.release(cfg_.live_per_uri_bytes);
+  co_return errgroup::Error{};
+}
+
+void DataPlaneHost::note_cache_error(const memcached::McResult& r) {
+  ++stats_.cache_errors;
+  if (r.status == memcached::McStatus::kDialError &&
+      (r.dial_error.code == net::Errno::kEADDRINUSE ||
+       r.dial_error.code == net::Errno::kEADDRNOTAVAIL)) {
+    ++stats_.bind_errors;
+    if (stats_.first_bind_error_at < 0) stats_.first_bind_error_at = sim_.now();
+    if (stats_.last_bind_error.empty()) stats_.last_bind_error = r.error_text();
+  }
+}
+
+std::string DataPlaneHost::pick_key(PostMix mix) {
+  std::uint64_t id;
+  if (mix == PostMix::kHot) {
+    // Pareto rank: a few posts take most reads (assumption: shape 1.2).
+    double rank = keys_rng_.pareto(1.0, cfg_.hot_pareto_shape);
+    id = static_cast<std::uint64_t>(rank - 1.0) % cfg_.hot_posts;
+  } else {
+    id = cfg_.hot_posts + static_cast<std::uint64_t>(keys_rng_.uniform_int(
+                              0, static_cast<std::int64_t>(cfg_.cold_posts) - 1));
+  }
+  return "post/" + std::to_string(id);
+}
+
+}  // namespace skysim::dataplane

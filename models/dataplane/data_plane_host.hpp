@@ -1,0 +1,126 @@
+#pragma once
+// One Bluesky AppView data-plane host as it stood in April 2026 (domain.md §1): a Go process
+// serving RPCs, a memcached on 127.0.0.1:11211 in front of Scylla, the kernel's TCP stack
+// (whose TIME_WAIT sockets outlive the process), a log pipe, and errgroup-bounded handlers —
+// except GetPostRecord, which had no SetLimit. The handler reads like the Go it stands for:
+//
+//   var group errgroup.Group                       // errgroup::Group group(...)
+//   group.SetLimit(limit)                          // only if limit >= 0
+//   for _, uri := range uris {
+//     group.Go(func() error { return s.fetchPost(ctx, uri) })
+//   }
+//   group.Wait()
+//
+// and fetchPost: memcache Get → on miss (or error) Scylla → memcache Set, logging every error.
+// Nothing in here produces the outage by script: ports run out because surplus connections
+// close into TIME_WAIT; threads grow because logging blocks in write(2); the process dies
+// because RSS crosses the container limit; a restart fails because TIME_WAIT outlives it.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "components/errgroup/errgroup.hpp"
+#include "models/dataplane/config.hpp"
+#include "models/dataplane/scylla_share.hpp"
+#include "models/goruntime/go_process.hpp"
+#include "models/logsink/log_sink.hpp"
+#include "models/logsink/logger.hpp"
+#include "models/memcached/client.hpp"
+#include "models/memcached/server.hpp"
+#include "models/net/dialer.hpp"
+#include "models/net/socket_table.hpp"
+
+namespace skysim::dataplane {
+
+// Which posts a batch asks for (see DataPlaneConfig::hot_posts / cold_posts).
+enum class PostMix { kHot, kCold };
+
+// How one RPC ended, as the caller sees it.
+struct RpcResult {
+  bool ok = true;
+  std::string error;  // "" or a short reason: "unavailable", "crashed", "batch_too_large"
+};
+using RpcDone = std::function<void(const RpcResult&)>;
+
+struct DataPlaneStats {
+  std::uint64_t rpcs = 0;
+  std::uint64_t rpcs_ok = 0;
+  std::uint64_t rpcs_unavailable = 0;  // the process was down when the RPC arrived
+  std::uint64_t rpcs_crashed = 0;      // the process died while serving it
+  std::uint64_t rpcs_rejected = 0;     // batch cap
+  std::uint64_t uris = 0;
+  std::uint64_t cache_hits = 0;
+  std::uint64_t cache_errors = 0;      // get or set failed (not a miss)
+  std::uint64_t bind_errors = 0;       // dial failed with EADDRINUSE / EADDRNOTAVAIL
+  std::uint64_t scylla_reads = 0;
+  std::string last_bind_error;         // Go's text of the last one
+  sim::Time first_bind_error_at = -1;
+};
+
+class DataPlaneHost {
+ public:
+  DataPlaneHost(sim::Simulation& sim, DataPlaneConfig cfg);
+  ~DataPlaneHost();
+  DataPlaneHost(const DataPlaneHost&) = delete;
+  DataPlaneHost& operator=(const DataPlaneHost&) = delete;
+
+  // GetPostRecord(uris): one handler goroutine fanning out one goroutine per URI.
+  void get_post_record(std::int64_t uris, PostMix mix, RpcDone done);
+  // Any other endpoint: small batches under errgroup.SetLimit(handler_limit).
+  void small_rpc(std::int64_t uris, RpcDone done);
+
+  // Timeline knobs (each what an engineer changed, or could have).
+  void set_get_post_record_limit(std::int64_t limit) { cfg_.get_post_record_limit = limit; }
+  void set_handler_limit(std::int64_t limit) { cfg_.handler_limit = limit; }
+  void set_max_batch_uris(std::int64_t n) { cfg_.max_batch_uris = n; }
+  void set_dialer(DialerPolicy p);
+  void set_log_policy(logsink::LogPolicy p);
+  // Applies to connections made from now on; the running process keeps its pool.
+  void set_max_idle_conns(int n) { cfg_.cache_client.max_idle_conns = n; }
+  void kill() { go_.kill(goruntime::CrashReason::kExternal); }
+
+  const DataPlaneConfig& config() const { return cfg_; }
+  goruntime::GoProcess& go() { return go_; }
+  net::NetNamespace& kernel() { return ns_; }
+  memcached::Server& cache_server() { return cache_; }
+  memcached::Client& cache_client() { return *client_; }
+  logsink::LogSink& log_sink() { return sink_; }
+  logsink::Logger& logger() { return *logger_; }
+  ScyllaShare& scylla() { return scylla_; }
+  const DataPlaneStats& stats() const { return stats_; }
+  std::int64_t rpcs_in_flight() const { return in_flight_; }
+
+ private:
+  class Call;
+  sim::Task<> serve_batch(std::shared_ptr<Call> call, std::int64_t uris, PostMix mix,
+                          std::int64_t limit);
+  sim::Task<errgroup::Error> fetch_post(std::string key);
+  std::string pick_key(PostMix mix);
+  void note_cache_error(const memcached::McResult& r);
+  void build_client();
+  net::Dialer& current_dialer();
+
+  sim::Simulation& sim_;
+  DataPlaneConfig cfg_;
+  net::NetNamespace ns_;
+  memcached::Server cache_;
+  goruntime::GoProcess go_;
+  logsink::LogSink sink_;
+  std::unique_ptr<logsink::Logger> logger_;
+  ScyllaShare scylla_;
+  sim::Rng& keys_rng_;
+  net::FixedSourceDialer fixed_dialer_;
+  net::RandomLoopbackDialer random_dialer_;
+  net::DefaultDialer default_dialer_;
+  std::unique_ptr<memcached::Client> client_;
+  // Clients of dead incarnations: frames of cancelled goroutines may still name them.
+  std::vector<std::unique_ptr<memcached::Client>> dead_clients_;
+  errgroup::Launcher launch_;
+  std::int64_t in_flight_ = 0;
+  DataPlaneStats stats_;
+};
+
+}  // namespace skysim::dataplane

@@ -1,0 +1,52 @@
+#include "models/goruntime/config.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace goruntime {
+
+namespace {
+void require(bool ok, const std::string& field, const std::string& why) {
+  if (!ok) {
+    throw std::invalid_argument("goruntime config: " + field + " " + why);
+  }
+}
+}  // namespace
+
+void GoConfig::validate() const {
+  require(cores >= 1, "cores", "must be >= 1");
+  require(gomaxprocs >= 0, "gomaxprocs", "must be >= 0 (0 = cores)");
+  require(sysmon_tick_min > 0, "sysmon_tick_min", "must be > 0");
+  require(sysmon_tick_max >= sysmon_tick_min, "sysmon_tick_max", "must be >= sysmon_tick_min");
+  require(sysmon_idle_ticks_before_backoff >= 0, "sysmon_idle_ticks_before_backoff",
+          "must be >= 0");
+  require(syscall_retake_idle > 0, "syscall_retake_idle", "must be > 0");
+  require(preempt_quantum > 0, "preempt_quantum", "must be > 0");
+  require(max_threads >= 1, "max_threads", "must be >= 1");
+  require(initial_threads >= 1, "initial_threads", "must be >= 1");
+  require(initial_threads <= max_threads, "initial_threads", "must be <= max_threads");
+  require(stack_min_bytes > 0, "stack_min_bytes", "must be > 0");
+  require(g0_stack_bytes >= 0 && signal_stack_bytes >= 0 && os_thread_bytes >= 0, "thread memory",
+          "sizes must be >= 0");
+  require(runtime_base_bytes >= 0 && globals_bytes >= 0, "runtime_base_bytes/globals_bytes",
+          "must be >= 0");
+  require(gomemlimit_bytes >= 0, "gomemlimit_bytes", "must be >= 0 (0 = no limit)");
+  require(min_heap_bytes > 0, "min_heap_bytes", "must be > 0");
+  require(trigger_min_fraction > 0 && trigger_min_fraction <= 1, "trigger_min_fraction",
+          "must be in (0, 1]");
+  require(trigger_max_fraction >= trigger_min_fraction && trigger_max_fraction <= 1,
+          "trigger_max_fraction", "must be in [trigger_min_fraction, 1]");
+  require(gc_bg_utilization > 0 && gc_bg_utilization < 1, "gc_bg_utilization", "must be in (0, 1)");
+  require(gc_cpu_limit > 0 && gc_cpu_limit <= 1, "gc_cpu_limit", "must be in (0, 1]");
+  require(limiter_capacity_per_proc > 0, "limiter_capacity_per_proc", "must be > 0");
+  require(mark_ns_per_byte >= 0, "mark_ns_per_byte", "must be >= 0");
+  require(assist_min_distance_bytes > 0, "assist_min_distance_bytes", "must be > 0");
+  require(assist_chunk > 0, "assist_chunk", "must be > 0");
+  require(stw_base >= 0 && stw_per_thread >= 0 && stw_per_1k_goroutines >= 0, "stw_*",
+          "must be >= 0");
+  require(container_memory_limit_bytes >= 0, "container_memory_limit_bytes",
+          "must be >= 0 (0 = none)");
+  require(restart_delay >= 0, "restart_delay", "must be >= 0");
+}
+
+}  // namespace goruntime

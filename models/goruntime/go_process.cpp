@@ -1,0 +1,561 @@
+#include "models/goruntime/go_process.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace goruntime {
+
+std::string_view crash_message(CrashReason r) {
+  switch (r) {
+    case CrashReason::kOomKill:
+      return "OOMKilled: container memory limit exceeded (SIGKILL)";
+    case CrashReason::kThreadExhaustion:
+      return "runtime: program exceeds 10000-thread limit\nfatal error: thread exhaustion";
+    case CrashReason::kExternal:
+      return "killed (SIGKILL)";
+  }
+  return "unknown";
+}
+
+// ---------------------------------------------------------------- goroutines
+
+Goroutine::Goroutine(GoProcess* owner, sim::ProcState* self)
+    : owner_(owner), incarnation_(owner->incarnation()), self_(self) {
+  if (!owner->alive()) {
+    owner_ = nullptr;
+    throw std::logic_error("goruntime: goroutine started while process '" + owner->config().name +
+                           "' is down (check alive())");
+  }
+  owner->goroutine_enter(*this);
+}
+
+Goroutine::~Goroutine() {
+  if (owner_ != nullptr) {
+    owner_->goroutine_exit(*this);
+  }
+}
+
+namespace {
+sim::Process goroutine_main(GoProcess& go, std::uint64_t incarnation, sim::Task<> body) {
+  if (go.incarnation() != incarnation) {
+    throw sim::Cancelled{};  // spawned by a process that crashed before this goroutine ran
+  }
+  auto g = co_await go.goroutine();
+  co_await std::move(body);
+}
+}  // namespace
+
+GoProcess::GoProcess(sim::Simulation& sim, GoConfig cfg)
+    : sim_(sim),
+      cfg_(std::move(cfg)),
+      sysmon_(cfg_.sysmon_tick_min, cfg_.sysmon_tick_max, cfg_.sysmon_idle_ticks_before_backoff) {
+  cfg_.validate();
+  procs_ = cfg_.procs();
+  cpu_cap_ = std::min(procs_, cfg_.cores);
+  kind_goroutine_ = sim.intern_kind("go.goroutine");
+  sysmon_event_.go = this;
+  sysmon_event_.kind = sim.intern_kind("go.sysmon");
+  sysmon_event_.actor_id = sim.new_actor_id();
+  gc_event_.go = this;
+  gc_event_.kind = sim.intern_kind("go.gc");
+  gc_event_.actor_id = sysmon_event_.actor_id;
+  reset_process();
+}
+
+GoProcess::~GoProcess() {
+  // Guards in frames that outlive us must not call back.
+  all_g_.for_each([](Goroutine& g) {
+    g.unlink();
+    g.owner_ = nullptr;
+  });
+}
+
+void GoProcess::reset_process() {
+  started_at_ = sim_.now();
+  goroutines_ = 0;
+  runq_len_ = 0;
+  ps_idle_ = procs_;
+  ps_running_ = ps_syscall_ = ps_gc_ = 0;
+  m_total_ = cfg_.initial_threads - 1;  // threads() adds sysmon
+  m_idle_ = m_total_;
+  m_syscall_ = 0;
+  sysmon_.reset(sim_.now());
+  sysmon_next_ = sim::kTimeMax;
+  stw_ = false;
+  cpu_busy_ns_ = 0;
+  syscalls_ = handoffs_ = 0;
+  runq_wait_hist_.reset();
+  heap_live_ = heap_alloc_ = heap_marked_ = heap_peak_ = 0;
+  rss_peak_ = 0;
+  alloc_at_mark_start_ = 0;
+  last_mark_alloc_ = -1;
+  phase_ = GcPhase::kOff;
+  gc_next_ = sim::kTimeMax;
+  dedicated_workers_ = 0;
+  fractional_util_ = 0;
+  mark_work_left_ns_ = bg_credit_ns_ = 0;
+  gc_updated_at_ = limiter_updated_at_ = sim_.now();
+  gc_cpu_total_ns_ = limiter_fill_ns_ = gc_cpu_at_limiter_update_ = 0;
+  limiter_enabled_ = false;
+  gc_cycles_ = 0;
+  stw_last_ = stw_peak_ = 0;
+  stw_hist_.reset();
+}
+
+GoProcess::GoroutineAwaiter GoProcess::goroutine() { return GoroutineAwaiter{this}; }
+
+sim::ProcessHandle GoProcess::go(sim::Task<> body) {
+  if (!alive_) {
+    throw std::logic_error("goruntime: go statement while process '" + cfg_.name +
+                           "' is down (check alive())");
+  }
+  return sim_.spawn(goroutine_main(*this, incarnation_, std::move(body)), kind_goroutine_);
+}
+
+void GoProcess::goroutine_enter(Goroutine& g) {
+  all_g_.push_back(g);
+  ++goroutines_;
+  check_memory();  // a new 2 KiB stack
+}
+
+void GoProcess::goroutine_exit(Goroutine& g) {
+  g.unlink();
+  g.owner_ = nullptr;
+  if (g.incarnation_ == incarnation_ && alive_) {
+    --goroutines_;
+  }
+}
+
+void GoProcess::throw_if_gone(std::uint64_t inc) const {
+  if (inc != incarnation_ || !alive_) {
+    throw sim::Cancelled{};
+  }
+}
+
+// ---------------------------------------------------------------- Ps and Ms
+
+bool GoProcess::can_run_more() const {
+  return alive_ && !stw_ && ps_idle_ > 0 && ps_running_ + ps_gc_ < cpu_cap_;
+}
+
+bool GoProcess::gc_wants_worker() const {
+  return phase_ == GcPhase::kMark && ps_gc_ < dedicated_workers_;
+}
+
+bool GoProcess::acquire_m() {
+  if (m_idle_ > 0) {
+    --m_idle_;
+    return true;
+  }
+  ++m_total_;  // newm(): a fresh OS thread with its g0 and signal stacks
+  if (threads() > cfg_.max_threads) {
+    crash(CrashReason::kThreadExhaustion);
+    return false;
+  }
+  check_memory();
+  return alive_;
+}
+
+bool GoProcess::try_grant_idle_p() {
+  if (!runq_.empty() || !can_run_more()) {
+    return false;  // FIFO: queued goroutines go first
+  }
+  if (!acquire_m()) {
+    return false;
+  }
+  --ps_idle_;
+  ++ps_running_;
+  return true;
+}
+
+void GoProcess::grant_front() {
+  RunWaiter& w = runq_.pop_front();
+  --runq_len_;
+  w.granted = true;
+  ++ps_running_;
+  sim_.wake(w.token);
+}
+
+void GoProcess::enqueue(RunWaiter& w) {
+  runq_.push_back(w);
+  ++runq_len_;
+  kick_sysmon();
+}
+
+void GoProcess::unqueue(RunWaiter& w) {
+  if (w.linked()) {
+    w.unlink();
+    --runq_len_;
+  }
+}
+
+void GoProcess::release_p() {
+  --ps_running_;
+  p_becomes_free();
+}
+
+// A P and the M running it just finished their goroutine: schedule() on that M.
+void GoProcess::p_becomes_free() {
+  if (gc_wants_worker()) {
+    add_gc_worker();
+    return;
+  }
+  if (!stw_ && !runq_.empty() && ps_running_ + ps_gc_ < cpu_cap_) {
+    grant_front();
+    return;
+  }
+  ++ps_idle_;
+  ++m_idle_;  // the M parks (stopm); Go keeps it, so the thread count never drops
+}
+
+void GoProcess::dispatch() {
+  while (alive_ && gc_wants_worker() && can_run_more()) {
+    if (!acquire_m()) {
+      return;
+    }
+    --ps_idle_;
+    add_gc_worker();
+  }
+  while (alive_ && !runq_.empty() && can_run_more()) {
+    if (!acquire_m()) {
+      return;
+    }
+    --ps_idle_;
+    grant_front();
+  }
+}
+
+bool GoProcess::invariants_hold() const {
+  bool non_negative = ps_idle_ >= 0 && ps_running_ >= 0 && ps_syscall_ >= 0 && ps_gc_ >= 0 &&
+                      m_idle_ >= 0 && m_syscall_ >= 0 && goroutines_ >= 0 && runq_len_ >= 0 &&
+                      heap_live_ >= 0 && heap_alloc_ >= heap_live_;
+  if (!alive_) {
+    return non_negative && m_total_ == 0 && goroutines_ == 0;
+  }
+  return non_negative && ps_idle_ + ps_running_ + ps_syscall_ + ps_gc_ == procs_ &&
+         m_total_ == m_idle_ + m_syscall_ + ps_running_ + ps_gc_ && ps_syscall_ <= m_syscall_ &&
+         ps_running_ + ps_gc_ <= cpu_cap_;
+}
+
+// ---------------------------------------------------------------- syscalls and sysmon
+
+void GoProcess::enter_syscall(SyscallRecord& rec) {
+  --ps_running_;
+  ++ps_syscall_;
+  ++m_syscall_;
+  ++syscalls_;
+  rec.since = sim_.now();
+  rec.retaken = false;
+  in_syscall_.push_back(rec);
+  kick_sysmon();
+}
+
+bool GoProcess::exit_syscall(SyscallRecord& rec) {
+  --m_syscall_;
+  if (!rec.retaken) {
+    // exitsyscall fast path: the P is still ours.
+    rec.unlink();
+    --ps_syscall_;
+    ++ps_running_;
+    release_p();
+    return false;
+  }
+  if (can_run_more()) {
+    // exitsyscallfast: this M grabs an idle P.
+    --ps_idle_;
+    ++ps_running_;
+    release_p();
+    return false;
+  }
+  ++m_idle_;  // no P: the goroutine goes to the global run queue and the M parks
+  return true;
+}
+
+// handoffp(): the P leaves the M stuck in the syscall and goes where there is work.
+void GoProcess::retake(SyscallRecord& rec) {
+  rec.unlink();
+  rec.retaken = true;
+  --ps_syscall_;
+  ++handoffs_;
+  if (gc_wants_worker() && ps_running_ + ps_gc_ < cpu_cap_) {
+    if (acquire_m()) {
+      add_gc_worker();
+    }
+    return;
+  }
+  if (!stw_ && !runq_.empty() && ps_running_ + ps_gc_ < cpu_cap_) {
+    if (acquire_m()) {
+      grant_front();  // startm(): an idle M, or a new thread
+    }
+    return;
+  }
+  ++ps_idle_;
+}
+
+void GoProcess::kick_sysmon() {
+  if (in_syscall_.empty() || !alive_) {
+    return;
+  }
+  sim::Time now = sim_.now();
+  const SyscallRecord& oldest = in_syscall_.front();
+  bool work = !runq_.empty() || gc_wants_worker();
+  sim::Time ready = oldest.since + (work ? sysmon_.delay_at(now) : cfg_.syscall_retake_idle);
+  sim::Time t = sysmon_.next_tick_after(std::max(now, ready - 1));
+  if (t < sysmon_next_ || sysmon_next_ < now) {
+    sysmon_next_ = t;
+    sim_.schedule_at(t, sysmon_event_);
+  }
+}
+
+void GoProcess::sysmon_pass() {
+  sim::Time now = sim_.now();
+  if (now != sysmon_next_ || !alive_) {
+    return;  // superseded by an earlier pass
+  }
+  sysmon_next_ = sim::kTimeMax;
+  sim::Duration delay = sysmon_.delay_at(now);
+  bool retook = false;
+  while (alive_ && !in_syscall_.empty()) {
+    SyscallRecord& oldest = in_syscall_.front();
+    sim::Duration age = now - oldest.since;
+    bool work = !runq_.empty() || gc_wants_worker();
+    if (age < delay || (!work && age < cfg_.syscall_retake_idle)) {
+      break;  // younger syscalls are behind it
+    }
+    retake(oldest);
+    retook = true;
+  }
+  if (!alive_) {
+    return;
+  }
+  if (retook) {
+    sysmon_.reset(now);
+  }
+  kick_sysmon();
+}
+
+// ---------------------------------------------------------------- Go code
+
+sim::Task<> GoProcess::cpu(sim::Duration work) {
+  if (work < 0) {
+    throw std::invalid_argument("goruntime: cpu() work must be >= 0");
+  }
+  return run_on_p(work, false);
+}
+
+sim::Task<> GoProcess::run_on_p(sim::Duration work, bool gc_assist) {
+  std::uint64_t inc = incarnation_;
+  throw_if_gone(inc);
+  bool holding = false;
+  while (work > 0) {
+    if (!holding) {
+      co_await RunAwaiter(this, inc);
+      holding = true;
+    }
+    sim::Duration slice = std::min(work, cfg_.preempt_quantum);
+    try {
+      co_await sim::sleep(slice);
+    } catch (...) {
+      if (inc == incarnation_ && alive_) {
+        release_p();
+      }
+      throw;
+    }
+    throw_if_gone(inc);
+    work -= slice;
+    if (!gc_assist) {
+      cpu_busy_ns_ += slice;
+    }
+    // Preemption: give the P up if someone is waiting (the goroutine requeues at the back).
+    if (work == 0 || !runq_.empty() || gc_wants_worker()) {
+      release_p();
+      holding = false;
+    }
+  }
+}
+
+sim::Task<> GoProcess::syscall(sim::Duration d) {
+  if (d < 0) {
+    throw std::invalid_argument("goruntime: syscall() duration must be >= 0");
+  }
+  return syscall_impl(nullptr, 0, d);
+}
+
+sim::Task<> GoProcess::syscall_write(WriteTarget& target, std::int64_t bytes) {
+  if (bytes < 0) {
+    throw std::invalid_argument("goruntime: syscall_write() bytes must be >= 0");
+  }
+  return syscall_impl(&target, bytes, 0);
+}
+
+sim::Task<> GoProcess::syscall_impl(WriteTarget* target, std::int64_t bytes, sim::Duration d) {
+  std::uint64_t inc = incarnation_;
+  co_await RunAwaiter(this, inc);  // only a running goroutine can enter a syscall
+  sim::Time now = sim_.now();
+  sim::Time end = target != nullptr ? target->complete_write(now, bytes) : now + d;
+  SyscallRecord rec;
+  enter_syscall(rec);
+  try {
+    co_await sim::sleep_until(end);
+  } catch (...) {
+    if (inc == incarnation_ && alive_) {
+      exit_syscall(rec);
+    }
+    throw;
+  }
+  throw_if_gone(inc);
+  if (exit_syscall(rec)) {
+    co_await RunAwaiter(this, inc);
+    release_p();
+  }
+}
+
+sim::Task<> GoProcess::alloc(std::int64_t bytes) {
+  if (bytes < 0) {
+    throw std::invalid_argument("goruntime: alloc() bytes must be >= 0");
+  }
+  return alloc_impl(bytes, false);
+}
+
+sim::Task<> GoProcess::alloc_live(std::int64_t bytes) {
+  if (bytes < 0) {
+    throw std::invalid_argument("goruntime: alloc_live() bytes must be >= 0");
+  }
+  return alloc_impl(bytes, true);
+}
+
+sim::Task<> GoProcess::alloc_impl(std::int64_t bytes, bool keep) {
+  std::uint64_t inc = incarnation_;
+  throw_if_gone(inc);
+  gc_advance();
+  heap_alloc_ += bytes;
+  if (keep) {
+    heap_live_ += bytes;
+  }
+  heap_peak_ = std::max(heap_peak_, heap_alloc_);
+  double debt = 0;
+  if (phase_ == GcPhase::kMark) {
+    debt = assist_debt(bytes);
+  } else {
+    maybe_start_gc();
+  }
+  check_memory();
+  throw_if_gone(inc);
+  while (debt >= 1.0 && phase_ == GcPhase::kMark && !limiter_enabled_ && mark_work_left_ns_ > 0) {
+    auto chunk = static_cast<sim::Duration>(
+        std::min({debt, mark_work_left_ns_, static_cast<double>(cfg_.assist_chunk)}));
+    if (chunk <= 0) {
+      break;
+    }
+    co_await run_on_p(chunk, true);
+    assist_done(static_cast<double>(chunk));
+    debt -= static_cast<double>(chunk);
+  }
+}
+
+void GoProcess::retain(std::int64_t bytes) {
+  if (bytes < 0) {
+    throw std::invalid_argument("goruntime: retain() bytes must be >= 0");
+  }
+  if (!alive_) {
+    return;  // the dead process's memory is gone
+  }
+  heap_live_ += bytes;
+  if (heap_live_ > heap_alloc_) {
+    // More reachable than allocated: the difference is allocated now (a baseline live set).
+    heap_alloc_ = heap_live_;
+    heap_peak_ = std::max(heap_peak_, heap_alloc_);
+    if (phase_ == GcPhase::kOff) {
+      maybe_start_gc();
+    }
+    check_memory();
+  }
+}
+
+void GoProcess::release(std::int64_t bytes) {
+  if (bytes < 0) {
+    throw std::invalid_argument("goruntime: release() bytes must be >= 0");
+  }
+  heap_live_ = std::max<std::int64_t>(0, heap_live_ - bytes);
+}
+
+// ---------------------------------------------------------------- memory
+
+std::int64_t GoProcess::stack_bytes() const { return goroutines_ * cfg_.stack_min_bytes; }
+
+std::int64_t GoProcess::thread_bytes() const {
+  if (!alive_) {
+    return 0;
+  }
+  return threads() * (cfg_.g0_stack_bytes + cfg_.signal_stack_bytes + cfg_.os_thread_bytes);
+}
+
+std::int64_t GoProcess::nonheap_bytes() const {
+  return stack_bytes() + thread_bytes() + (alive_ ? cfg_.runtime_base_bytes : 0);
+}
+
+std::int64_t GoProcess::rss_bytes() const { return heap_alloc_ + nonheap_bytes(); }
+
+void GoProcess::check_memory() {
+  std::int64_t rss = rss_bytes();
+  rss_peak_ = std::max(rss_peak_, rss);
+  if (alive_ && cfg_.container_memory_limit_bytes > 0 && rss > cfg_.container_memory_limit_bytes) {
+    crash(CrashReason::kOomKill);
+  }
+}
+
+// ---------------------------------------------------------------- crash and restart
+
+void GoProcess::kill(CrashReason reason) { crash(reason); }
+
+void GoProcess::crash(CrashReason reason) {
+  if (!alive_) {
+    return;
+  }
+  std::string msg = std::string(crash_message(reason));
+  if (reason == CrashReason::kOomKill) {
+    ++oom_kills_;
+    msg += " rss=" + std::to_string(rss_bytes()) +
+           " limit=" + std::to_string(cfg_.container_memory_limit_bytes);
+  }
+  msg += " threads=" + std::to_string(threads()) + " goroutines=" + std::to_string(goroutines_);
+  ++crashes_;
+  last_crash_ = msg;
+  alive_ = false;
+  ++incarnation_;
+  // Every goroutine dies with the process.
+  all_g_.for_each([](Goroutine& g) {
+    g.unlink();
+    g.owner_ = nullptr;
+    g.self_.cancel();
+  });
+  runq_.for_each([this](RunWaiter& w) {
+    w.unlink();
+    sim_.wake(w.token);  // resumes into throw_if_gone -> Cancelled
+  });
+  in_syscall_.for_each([](SyscallRecord& r) { r.unlink(); });
+  reset_process();
+  m_total_ = m_idle_ = 0;
+  ps_idle_ = 0;
+  if (on_crash_) {
+    on_crash_(reason, msg);
+  }
+  std::uint64_t inc = incarnation_;
+  sim_.call_at(sim_.now() + cfg_.restart_delay, sim_.intern_kind("go.restart"),
+               [this, inc] { restart(inc); });
+}
+
+void GoProcess::restart(std::uint64_t inc) {
+  if (alive_ || inc != incarnation_) {
+    return;
+  }
+  reset_process();
+  alive_ = true;
+  ++restarts_;
+  if (on_restart_) {
+    on_restart_();
+  }
+}
+
+}  // namespace goruntime

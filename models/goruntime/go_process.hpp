@@ -1,0 +1,330 @@
+#pragma once
+// A Go process on a host (domain.md §3): goroutines, GOMAXPROCS Ps, Ms (OS threads), sysmon,
+// blocking syscalls, the GC pacer and limiter, memory and RSS, OOM kill and restart.
+//
+// Simulated Go code reads like Go:
+//
+//   sim::Process handle_uri(GoProcess& go, LogSink& sink, std::string uri) {
+//     auto g = co_await go.goroutine();          // counted, 2 KiB stack, killed by a crash
+//     co_await go.alloc_live(4 * kKiB);          // objects this request keeps reachable
+//     co_await go.cpu(30 * sim::kMicrosecond);   // Go code: waits for a P
+//     co_await go.syscall_write(sink, 180);      // log.Error → blocking write(2) on an M
+//     go.release(4 * kKiB);
+//   }
+//
+// Mechanisms, not curves: latency under load comes from goroutines queueing for Ps; threads
+// grow because a goroutine in a blocking syscall keeps its M while sysmon hands its P to
+// another M; GC cost comes from mark work per cycle times cycles per second, which the pacer
+// and GOMEMLIMIT decide; an OOM kill is RSS crossing the container limit.
+//
+// Lifetime: call Simulation::shutdown() before destroying a GoProcess (pending sysmon and GC
+// events point at it; frames of goroutines hold Goroutine guards that point at it).
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "models/goruntime/config.hpp"
+#include "models/goruntime/sysmon_clock.hpp"
+#include "models/goruntime/write_target.hpp"
+#include "sim/histogram.hpp"
+#include "sim/process.hpp"
+
+namespace goruntime {
+
+enum class CrashReason { kOomKill, kThreadExhaustion, kExternal };
+// The line a crashed Go process (or the kernel) leaves in the logs.
+std::string_view crash_message(CrashReason r);
+
+class GoProcess;
+
+// Held by a goroutine's frame for its lifetime: counts it, charges its stack, lets a crash
+// cancel it. Obtained with `auto g = co_await go.goroutine();`.
+class Goroutine : public sim::ListNode {
+ public:
+  Goroutine(GoProcess* owner, sim::ProcState* self);
+  ~Goroutine();
+  Goroutine(const Goroutine&) = delete;
+  Goroutine& operator=(const Goroutine&) = delete;
+
+ private:
+  friend class GoProcess;
+  GoProcess* owner_;
+  std::uint64_t incarnation_;
+  sim::ProcessHandle self_;
+};
+
+// A goroutine waiting for a P (the run queue).
+struct RunWaiter : sim::Waiter {
+  bool granted = false;
+};
+
+// A goroutine inside a blocking syscall whose M still holds its P (P in _Psyscall).
+struct SyscallRecord : sim::ListNode {
+  sim::Time since = 0;
+  bool retaken = false;
+};
+
+class GoProcess {
+ public:
+  using CrashCallback = std::function<void(CrashReason, const std::string& message)>;
+  using RestartCallback = std::function<void()>;
+
+  GoProcess(sim::Simulation& sim, GoConfig cfg);
+  ~GoProcess();
+  GoProcess(const GoProcess&) = delete;
+  GoProcess& operator=(const GoProcess&) = delete;
+
+  // ---- Go code
+  struct GoroutineAwaiter;
+  // Registers the calling process as a goroutine. Throws std::logic_error if the process is down.
+  GoroutineAwaiter goroutine();
+  // `go f()`: spawns `body` as a new counted goroutine.
+  sim::ProcessHandle go(sim::Task<> body);
+  // The same, as the starter an errgroup::Group takes: `errgroup::Group g(sim, go.launcher());`
+  std::function<void(sim::Task<>)> launcher() {
+    return [this](sim::Task<> body) { go(std::move(body)); };
+  }
+  // Runs `work` of Go code: waits for a P, holds it (preempted every preempt_quantum).
+  sim::Task<> cpu(sim::Duration work);
+  // A blocking syscall lasting `d` once entered (needs a P to enter, keeps its M throughout).
+  sim::Task<> syscall(sim::Duration d);
+  // write(2) of `bytes` to a blocking fd; the target says when the call returns.
+  sim::Task<> syscall_write(WriteTarget& target, std::int64_t bytes);
+  // Allocates `bytes` of new objects (garbage unless retained); during a GC mark the caller
+  // may be drafted into a mark assist (CPU on a P).
+  sim::Task<> alloc(std::int64_t bytes);
+  sim::Task<> alloc_live(std::int64_t bytes);  // alloc + retain
+  // Allocated objects become reachable; bytes beyond the heap in use count as allocated now
+  // (how an owner sets a baseline live set). No-op while the process is down.
+  void retain(std::int64_t bytes);
+  void release(std::int64_t bytes);  // reachable objects become garbage
+
+  // ---- Owner
+  void on_crash(CrashCallback cb) { on_crash_ = std::move(cb); }
+  void on_restart(RestartCallback cb) { on_restart_ = std::move(cb); }
+  // Kills the process (kubectl delete, SIGKILL): same path as an OOM kill.
+  void kill(CrashReason reason = CrashReason::kExternal);
+  bool alive() const { return alive_; }
+  std::uint64_t incarnation() const { return incarnation_; }
+
+  // ---- Gauges and counters
+  const GoConfig& config() const { return cfg_; }
+  int gomaxprocs() const { return procs_; }
+  std::int64_t goroutines() const { return goroutines_; }
+  std::int64_t threads() const { return alive_ ? m_total_ + 1 : 0; }  // Ms plus sysmon
+  std::int64_t ms_total() const { return m_total_; }
+  std::int64_t ms_idle() const { return m_idle_; }
+  std::int64_t ms_in_syscall() const { return m_syscall_; }
+  std::int64_t ps_running() const { return ps_running_; }
+  std::int64_t ps_idle() const { return ps_idle_; }
+  std::int64_t ps_in_syscall() const { return ps_syscall_; }
+  std::int64_t run_queue() const { return runq_len_; }
+  std::int64_t heap_live_bytes() const { return heap_live_; }
+  std::int64_t heap_alloc_bytes() const { return heap_alloc_; }
+  std::int64_t heap_peak_bytes() const { return heap_peak_; }
+  std::int64_t heap_goal_bytes() const;
+  std::int64_t stack_bytes() const;
+  std::int64_t thread_bytes() const;
+  std::int64_t rss_bytes() const;
+  std::int64_t peak_rss_bytes() const { return rss_peak_; }
+  std::uint64_t gc_cycles() const { return gc_cycles_; }
+  bool gc_running() const { return phase_ != GcPhase::kOff; }
+  bool gc_limiter_enabled() const { return limiter_enabled_; }
+  // GC CPU since process start over GOMAXPROCS × uptime (Go's MemStats.GCCPUFraction).
+  double gc_cpu_fraction();
+  sim::Duration gc_cpu_ns();  // cumulative GC CPU (mark workers, assists, STW × Ps)
+  sim::Duration cpu_busy_ns() const { return cpu_busy_ns_; }  // goroutine CPU granted
+  sim::Duration last_stw() const { return stw_last_; }
+  sim::Duration peak_stw() const { return stw_peak_; }
+  const sim::Histogram& stw_pauses() const { return stw_hist_; }
+  const sim::Histogram& run_queue_wait() const { return runq_wait_hist_; }
+  std::uint64_t syscalls() const { return syscalls_; }
+  std::uint64_t handoffs() const { return handoffs_; }
+  std::uint64_t oom_kills() const { return oom_kills_; }
+  std::uint64_t crashes() const { return crashes_; }
+  std::uint64_t restarts() const { return restarts_; }
+  const std::string& last_crash_message() const { return last_crash_; }
+  // Every P is idle, running, in a syscall or marking; every M is idle, in a syscall or
+  // running a P; no gauge is negative. Tests assert it after and during runs.
+  bool invariants_hold() const;
+
+  // ---- For awaiters and guards (not for simulated code)
+  struct RunAwaiter;
+  void goroutine_enter(Goroutine& g);
+  void goroutine_exit(Goroutine& g);
+  bool try_grant_idle_p();
+  void enqueue(RunWaiter& w);
+  void unqueue(RunWaiter& w);
+  void record_runq_wait(sim::Duration d) { runq_wait_hist_.record(d); }
+  void release_p();
+  void throw_if_gone(std::uint64_t inc) const;
+  sim::Simulation& simulation() { return sim_; }
+
+ private:
+  enum class GcPhase { kOff, kSweepTermination, kMark, kMarkTermination };
+  struct SysmonEvent : sim::Handler {
+    GoProcess* go = nullptr;
+    void on_event(sim::Simulation&) override { go->sysmon_pass(); }
+  };
+  struct GcEvent : sim::Handler {
+    GoProcess* go = nullptr;
+    void on_event(sim::Simulation&) override { go->gc_step(); }
+  };
+
+  void reset_process();
+  bool can_run_more() const;
+  bool gc_wants_worker() const;
+  bool acquire_m();  // false: the process crashed (thread exhaustion)
+  void grant_front();
+  void p_becomes_free();
+  void dispatch();
+  void enter_syscall(SyscallRecord& rec);
+  bool exit_syscall(SyscallRecord& rec);  // true: the goroutine must wait for a P
+  void retake(SyscallRecord& rec);
+  void kick_sysmon();
+  void sysmon_pass();
+  sim::Task<> syscall_impl(WriteTarget* target, std::int64_t bytes, sim::Duration d);
+  sim::Task<> run_on_p(sim::Duration work, bool gc_assist);
+  sim::Task<> alloc_impl(std::int64_t bytes, bool keep);
+  void restart(std::uint64_t inc);
+
+  // GC
+  std::int64_t nonheap_bytes() const;
+  std::int64_t trigger_bytes() const;
+  void maybe_start_gc();
+  void gc_advance();
+  void gc_step();
+  void begin_stw(GcPhase phase);
+  void start_mark();
+  void add_gc_worker();
+  double mark_rate() const;
+  void project_mark_end();
+  void finish_mark();
+  void update_limiter();
+  void schedule_gc_at(sim::Time t);
+  double assist_debt(std::int64_t bytes);
+  void assist_done(double ns);
+  void account_gc(double gc_ns);
+  void check_memory();
+  void crash(CrashReason reason);
+
+  sim::Simulation& sim_;
+  GoConfig cfg_;
+  int procs_;
+  int cpu_cap_;  // min(GOMAXPROCS, cores): Ps that can run at once
+  sim::Kind kind_goroutine_;
+  CrashCallback on_crash_;
+  RestartCallback on_restart_;
+  bool alive_ = true;
+  std::uint64_t incarnation_ = 1;
+  sim::Time started_at_ = 0;
+
+  // Scheduler
+  std::int64_t goroutines_ = 0;
+  sim::IntrusiveList<Goroutine> all_g_;
+  sim::IntrusiveList<RunWaiter> runq_;
+  std::int64_t runq_len_ = 0;
+  sim::IntrusiveList<SyscallRecord> in_syscall_;  // oldest first
+  std::int64_t ps_idle_ = 0;
+  std::int64_t ps_running_ = 0;
+  std::int64_t ps_syscall_ = 0;
+  std::int64_t ps_gc_ = 0;  // Ps running dedicated mark workers
+  std::int64_t m_total_ = 0;
+  std::int64_t m_idle_ = 0;
+  std::int64_t m_syscall_ = 0;
+  SysmonClock sysmon_;
+  SysmonEvent sysmon_event_;
+  sim::Time sysmon_next_ = sim::kTimeMax;
+  bool stw_ = false;
+  sim::Duration cpu_busy_ns_ = 0;
+  std::uint64_t syscalls_ = 0;
+  std::uint64_t handoffs_ = 0;
+  sim::Histogram runq_wait_hist_;
+
+  // Memory and GC
+  std::int64_t heap_live_ = 0;
+  std::int64_t heap_alloc_ = 0;
+  std::int64_t heap_marked_ = 0;
+  std::int64_t heap_peak_ = 0;
+  std::int64_t rss_peak_ = 0;
+  std::int64_t alloc_at_mark_start_ = 0;
+  std::int64_t last_mark_alloc_ = -1;  // bytes allocated during the last mark; -1 = none yet
+  GcPhase phase_ = GcPhase::kOff;
+  GcEvent gc_event_;
+  sim::Time gc_next_ = sim::kTimeMax;
+  int dedicated_workers_ = 0;
+  double fractional_util_ = 0;
+  double mark_work_left_ns_ = 0;
+  double bg_credit_ns_ = 0;
+  sim::Time gc_updated_at_ = 0;
+  double gc_cpu_total_ns_ = 0;
+  double limiter_fill_ns_ = 0;
+  sim::Time limiter_updated_at_ = 0;
+  double gc_cpu_at_limiter_update_ = 0;
+  bool limiter_enabled_ = false;
+  std::uint64_t gc_cycles_ = 0;
+  sim::Duration stw_last_ = 0;
+  sim::Duration stw_peak_ = 0;
+  sim::Histogram stw_hist_;
+
+  // Crashes
+  std::uint64_t oom_kills_ = 0;
+  std::uint64_t crashes_ = 0;
+  std::uint64_t restarts_ = 0;
+  std::string last_crash_;
+};
+
+struct GoProcess::GoroutineAwaiter {
+  GoProcess* go;
+  sim::ProcState* p = nullptr;
+  bool await_ready() const noexcept { return false; }
+  template <class P>
+  bool await_suspend(std::coroutine_handle<P> h) noexcept {
+    p = sim::detail::proc_of(h);
+    return false;  // never suspends: it only learns which process is asking
+  }
+  Goroutine await_resume() { return Goroutine(go, p); }
+};
+
+struct GoProcess::RunAwaiter {
+  RunAwaiter(GoProcess* g, std::uint64_t incarnation) : go(g), inc(incarnation) {}
+  GoProcess* go;
+  std::uint64_t inc;
+  RunWaiter w;
+  sim::ProcState* p = nullptr;
+  sim::Time queued_at = 0;
+
+  bool await_ready() {
+    go->throw_if_gone(inc);
+    return go->try_grant_idle_p();
+  }
+  template <class P>
+  bool await_suspend(std::coroutine_handle<P> h) {
+    if (!sim::detail::park(h, p)) {
+      return false;
+    }
+    w.token = sim::WakeToken{p, p->gen};
+    queued_at = go->simulation().now();
+    go->enqueue(w);
+    return true;
+  }
+  void await_resume() {
+    if (p == nullptr) {
+      return;  // an idle P was free
+    }
+    go->throw_if_gone(inc);
+    if (!w.granted) {
+      go->unqueue(w);
+      sim::detail::throw_if_cancelled(p);
+      return;
+    }
+    go->record_runq_wait(go->simulation().now() - queued_at);
+    if (p->cancel_requested) {
+      go->release_p();
+      sim::detail::throw_if_cancelled(p);
+    }
+  }
+};
+
+}  // namespace goruntime

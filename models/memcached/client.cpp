@@ -1,0 +1,300 @@
+#include "models/memcached/client.hpp"
+
+#include <boost/crc.hpp>
+#include <stdexcept>
+
+namespace skysim::memcached {
+namespace {
+
+// Parks the calling process until the server's reply arrives or the deadline passes,
+// whichever comes first (the other wake-up is then stale and dropped by the kernel).
+struct ReplyAwaiter {
+  std::shared_ptr<PendingOp> op;
+  sim::Time deadline;
+  sim::ProcState* p = nullptr;
+
+  ReplyAwaiter(std::shared_ptr<PendingOp> o, sim::Time d) : op(std::move(o)), deadline(d) {}
+  ReplyAwaiter(const ReplyAwaiter&) = delete;
+  ~ReplyAwaiter() {
+    if (op) {
+      op->waiter = {};  // a destroyed frame must never be woken by a late reply
+    }
+  }
+  bool await_ready() const noexcept { return false; }
+  template <class P>
+  bool await_suspend(std::coroutine_handle<P> h) {
+    if (!sim::detail::park(h, p)) {
+      return false;
+    }
+    op->waiter = sim::WakeToken{p, p->gen};
+    p->sim->wake_at(op->waiter, deadline);
+    return true;
+  }
+  void await_resume() {
+    op->waiter = {};
+    sim::detail::throw_if_cancelled(p);
+  }
+};
+
+}  // namespace
+
+void ClientConfig::validate() const {
+  if (max_idle_conns < 1) {
+    throw std::invalid_argument(
+        "memcache client: max_idle_conns must be >= 1 (gomemcache's default is 2)");
+  }
+  if (timeout <= 0) {
+    throw std::invalid_argument(
+        "memcache client: timeout must be positive (gomemcache's default is 500ms)");
+  }
+  if (loopback_rtt < 0) {
+    throw std::invalid_argument("memcache client: loopback_rtt must not be negative");
+  }
+}
+
+Client::Client(sim::Simulation& sim, net::NetNamespace& ns, net::Dialer& dialer,
+               std::vector<Server*> servers, ClientConfig config, net::OwnerId owner)
+    : sim_(sim),
+      ns_(ns),
+      dialer_(&dialer),
+      servers_(std::move(servers)),
+      config_(config),
+      owner_(owner) {
+  config_.validate();
+  for (Server* s : servers_) {
+    if (s == nullptr) {
+      throw std::invalid_argument("memcache client: null server in the server list");
+    }
+    pools_.emplace_back(static_cast<std::size_t>(config_.max_idle_conns));
+  }
+  accepted_.resize(servers_.size());
+}
+
+std::size_t Client::pick_server(std::string_view key) const {
+  if (servers_.size() <= 1) {
+    return 0;
+  }
+  boost::crc_32_type crc;  // IEEE, as Go's crc32.ChecksumIEEE
+  crc.process_bytes(key.data(), key.size());
+  return crc.checksum() % servers_.size();
+}
+
+std::size_t Client::idle_conns(std::size_t server_index) const {
+  return pools_.at(server_index).size();
+}
+
+sim::Task<McResult> Client::get(std::string key) {
+  return run(McOp::kGet, std::move(key), McItem{});
+}
+
+sim::Task<McResult> Client::set(std::string key, McItem item) {
+  return run(McOp::kSet, std::move(key), item);
+}
+
+McResult Client::failure(McStatus s, McOp op, std::uint32_t server) const {
+  McResult r;
+  r.status = s;
+  r.op = op;
+  if (!servers_.empty()) {
+    r.server = servers_[server]->address();
+  }
+  return r;
+}
+
+void Client::check_usable(const Conn* c) const {
+  if (crashed_ || (c != nullptr && c->client_life != life_)) {
+    throw std::logic_error(
+        "memcache client used after its process crashed (cancel the process's goroutines)");
+  }
+}
+
+sim::Task<McResult> Client::run(McOp op, std::string key, McItem item) {
+  check_usable(nullptr);
+  ++stats_.ops;
+  if (!legal_key(key)) {
+    co_return failure(McStatus::kMalformedKey, op, 0);  // checked before any connection
+  }
+  if (servers_.empty()) {
+    co_return failure(McStatus::kNoServers, op, 0);
+  }
+  auto server = static_cast<std::uint32_t>(pick_server(key));
+  ConnAttempt got = co_await get_conn(server);
+  if (!got.ok) {
+    got.error.op = op;
+    co_return got.error;
+  }
+  McResult r;
+  try {
+    r = co_await round_trip(got.conn, op, key, item);
+  } catch (const sim::Cancelled&) {
+    // The goroutine was killed mid-request; its descriptor is closed for it.
+    if (got.conn.client_life == life_) {
+      close_conn(got.conn, net::CloseMode::kActive);
+    }
+    throw;
+  }
+  check_usable(&got.conn);
+  if (r.hot_key) {
+    ++stats_.hot_key_replies;
+  }
+  cond_release(got.conn, r);
+  co_return r;
+}
+
+sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
+  ConnAttempt out;
+  if (std::optional<Conn> idle = pools_[server].pop()) {
+    ++stats_.idle_reused;
+    out.ok = true;
+    out.conn = *idle;
+    co_return out;
+  }
+  Server& s = *servers_[server];
+  ++stats_.dials;
+  net::DialOutcome d = dialer_->dial(ns_, s.address(), owner_);
+  if (!d.ok()) {
+    ++stats_.dial_errors;
+    out.error = failure(McStatus::kDialError, McOp::kGet, server);
+    out.error.dial_error = d.error;  // unchanged, as gomemcache returns it
+    co_return out;
+  }
+  Conn c;
+  c.socket = d.socket;
+  c.local = d.local;
+  c.server = server;
+  c.client_life = life_;
+  ++open_conns_;
+  try {
+    if (s.stalled()) {
+      // SYNs go unanswered; DialContext gives up at the client's Timeout.
+      co_await sim::sleep(config_.timeout);
+      check_usable(&c);
+      ns_.close(c.socket, net::CloseMode::kAbort);
+      --open_conns_;
+      ++stats_.connect_timeouts;
+      out.error = failure(McStatus::kConnectTimeout, McOp::kGet, server);
+      co_return out;
+    }
+    co_await sim::sleep(config_.loopback_rtt);  // SYN, SYN-ACK; the ACK rides the request
+  } catch (const sim::Cancelled&) {
+    if (c.client_life == life_ && ns_.is_open(c.socket)) {
+      ns_.close(c.socket, net::CloseMode::kAbort);
+      --open_conns_;
+    }
+    throw;
+  }
+  check_usable(&c);
+  if (s.down()) {
+    ns_.close(c.socket, net::CloseMode::kAbort);  // RST to the SYN
+    --open_conns_;
+    ++stats_.dial_errors;
+    out.error = failure(McStatus::kDialError, McOp::kGet, server);
+    out.error.dial_error =
+        net::DialError{net::Errno::kECONNREFUSED, net::DialStep::kConnect,
+                       dialer_->gives_local_address(), net::Endpoint{c.local.ip, 0}, s.address()};
+    co_return out;
+  }
+  ns_.established(c.socket);
+  c.rejected = !s.accept();
+  c.server_life = s.incarnation();
+  if (!c.rejected) {
+    ++accepted_[server][c.server_life];
+  }
+  out.ok = true;
+  out.conn = c;
+  co_return out;
+}
+
+sim::Task<McResult> Client::round_trip(const Conn& c, McOp op, const std::string& key,
+                                       McItem item) {
+  Server& s = *servers_[c.server];
+  // gomemcache refreshes the deadline when it takes a connection and before each read.
+  const sim::Time deadline = sim_.now() + config_.timeout;
+  McResult r = failure(McStatus::kOk, op, c.server);
+  r.local = c.local;
+  if (c.rejected || s.down()) {
+    co_await sim::sleep(config_.loopback_rtt);
+    r.status = c.rejected ? McStatus::kServerError : McStatus::kConnClosed;
+    co_return r;
+  }
+  auto pending = std::make_shared<PendingOp>();
+  pending->op = op;
+  pending->key = key;
+  pending->item = item;
+  pending->reply_delay = config_.loopback_rtt / 2;
+  co_await sim::sleep(config_.loopback_rtt / 2);  // the request on the wire
+  s.submit(pending);
+  co_await ReplyAwaiter(pending, deadline);
+  if (pending->done && pending->reply_at <= sim_.now()) {
+    r.status = pending->result.status;
+    r.item = pending->result.item;
+    r.hot_key = pending->result.hot_key;
+  } else {
+    r.status = McStatus::kIoTimeout;
+  }
+  co_return r;
+}
+
+void Client::cond_release(const Conn& c, const McResult& r) {
+  if (r.ok() || r.resumable()) {
+    if (pools_[c.server].push(c)) {
+      return;
+    }
+    ++stats_.closed_pool_full;
+    close_conn(c, net::CloseMode::kActive);
+    return;
+  }
+  ++stats_.closed_on_error;
+  if (r.status == McStatus::kIoTimeout) {
+    ++stats_.io_timeouts;
+  }
+  // After a server-side close (rejection, EOF) the peer sent FIN first: no TIME_WAIT here.
+  bool peer_closed = r.status == McStatus::kServerError || r.status == McStatus::kConnClosed;
+  close_conn(c, peer_closed ? net::CloseMode::kPassive : net::CloseMode::kActive);
+}
+
+void Client::close_conn(const Conn& c, net::CloseMode mode) {
+  if (mode == net::CloseMode::kActive && config_.linger_zero) {
+    mode = net::CloseMode::kAbort;
+  }
+  ns_.close(c.socket, mode);
+  --open_conns_;
+  if (!c.rejected) {
+    servers_[c.server]->disconnect(c.server_life);
+    auto& by_life = accepted_[c.server];
+    if (--by_life[c.server_life] == 0) {
+      by_life.erase(c.server_life);
+    }
+  }
+}
+
+void Client::close_idle() {
+  for (IdlePool& pool : pools_) {
+    for (const Conn& c : pool.drain()) {
+      close_conn(c, net::CloseMode::kActive);
+    }
+  }
+}
+
+void Client::crash() {
+  if (crashed_) {
+    return;
+  }
+  // Tell each server its connections (idle and in use) are gone, then let the kernel close
+  // the descriptors.
+  for (std::size_t i = 0; i < servers_.size(); ++i) {
+    pools_[i].drain();
+    for (const auto& [server_life, n] : accepted_[i]) {
+      for (std::uint64_t k = 0; k < n; ++k) {
+        servers_[i]->disconnect(server_life);
+      }
+    }
+    accepted_[i].clear();
+  }
+  ns_.close_all(owner_, config_.linger_zero ? net::CloseMode::kAbort : net::CloseMode::kActive);
+  open_conns_ = 0;
+  crashed_ = true;
+  ++life_;
+}
+
+}  // namespace skysim::memcached

@@ -1,0 +1,114 @@
+#pragma once
+// A memcached client that behaves like gomemcache's memcache.Client (domain.md §5), usable
+// from simulated goroutines:
+//
+//   sim::Task<void> get_post(memcached::Client& mc, std::string uri) {
+//     McResult r = co_await mc.get(uri);
+//     if (r.status == McStatus::kCacheMiss) { ... read Scylla, then co_await mc.set(uri, item); }
+//   }
+//
+// Per server address, a LIFO idle pool capped at max_idle_conns. An op takes an idle
+// connection or dials a new one (no cap on open connections, no waiting); afterwards the
+// connection goes back to the pool if there is room, else the client closes it — the client is
+// the active closer, so every surplus connection leaves a TIME_WAIT socket in the client's
+// network namespace. A non-resumable error (timeout, I/O) closes the connection too.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "models/memcached/idle_pool.hpp"
+#include "models/memcached/protocol.hpp"
+#include "models/memcached/server.hpp"
+#include "models/net/dialer.hpp"
+#include "models/net/socket_table.hpp"
+#include "sim/process.hpp"
+
+namespace skysim::memcached {
+
+struct ClientConfig {
+  // gomemcache DefaultMaxIdleConns = 2 (domain.md §5); the data plane used 1000 (§1.4).
+  // gomemcache maps values < 1 to 2; here they are refused so nothing is silently defaulted.
+  int max_idle_conns = 2;
+  // gomemcache DefaultTimeout = 500 ms: read/write deadline and dial timeout (domain.md §5).
+  sim::Duration timeout = 500 * sim::kMillisecond;
+  // assumption: 50 us loopback round trip through two socket stacks ("tens of us", §5).
+  sim::Duration loopback_rtt = 50 * sim::kMicrosecond;
+  // What if the client set SO_LINGER 0: surplus closes send RST and leave no TIME_WAIT (§2.5).
+  bool linger_zero = false;
+
+  void validate() const;  // throws std::invalid_argument naming the field
+};
+
+struct ClientStats {
+  std::uint64_t ops = 0;
+  std::uint64_t dials = 0;
+  std::uint64_t dial_errors = 0;
+  std::uint64_t connect_timeouts = 0;
+  std::uint64_t io_timeouts = 0;
+  std::uint64_t idle_reused = 0;
+  std::uint64_t closed_pool_full = 0;  // putFreeConn found the pool full
+  std::uint64_t closed_on_error = 0;
+  std::uint64_t hot_key_replies = 0;
+};
+
+class Client {
+ public:
+  // `owner` is the process whose descriptors these are (net::NetNamespace::close_all on crash).
+  Client(sim::Simulation& sim, net::NetNamespace& ns, net::Dialer& dialer,
+         std::vector<Server*> servers, ClientConfig config, net::OwnerId owner);
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  sim::Task<McResult> get(std::string key);
+  sim::Task<McResult> set(std::string key, McItem item);
+
+  // The band-aid of domain.md §1.7 is exactly this: a different DialContext.
+  void set_dialer(net::Dialer& dialer) { dialer_ = &dialer; }
+
+  // The process died: the kernel closes every socket it held — idle and in use — as the
+  // active closer, so they enter TIME_WAIT and stay after the process is gone. The client is
+  // unusable afterwards; a restarted process builds a fresh Client (with a new owner id).
+  void crash();
+  // Graceful shutdown of the idle pools (Client.Close in newer gomemcache).
+  void close_idle();
+
+  std::size_t idle_conns(std::size_t server_index = 0) const;
+  std::uint64_t open_conns() const { return open_conns_; }  // idle + in use + dialing
+  const ClientStats& stats() const { return stats_; }
+  const ClientConfig& config() const { return config_; }
+  bool crashed() const { return crashed_; }
+  // gomemcache's ServerList.PickServer: one server, else crc32(key) % n.
+  std::size_t pick_server(std::string_view key) const;
+
+ private:
+  struct ConnAttempt {
+    bool ok = false;
+    Conn conn;
+    McResult error;
+  };
+  sim::Task<McResult> run(McOp op, std::string key, McItem item);
+  sim::Task<ConnAttempt> get_conn(std::uint32_t server);
+  sim::Task<McResult> round_trip(const Conn& c, McOp op, const std::string& key, McItem item);
+  void cond_release(const Conn& c, const McResult& r);
+  void close_conn(const Conn& c, net::CloseMode mode);
+  void check_usable(const Conn* c) const;
+  McResult failure(McStatus s, McOp op, std::uint32_t server) const;
+
+  sim::Simulation& sim_;
+  net::NetNamespace& ns_;
+  net::Dialer* dialer_;
+  std::vector<Server*> servers_;
+  ClientConfig config_;
+  net::OwnerId owner_;
+  std::vector<IdlePool> pools_;
+  // Per server: open accepted connections by server incarnation (idle or in use), so a crash
+  // can tell each server how many connections it lost.
+  std::vector<std::map<std::uint32_t, std::uint64_t>> accepted_;
+  std::uint64_t open_conns_ = 0;
+  std::uint32_t life_ = 1;
+  bool crashed_ = false;
+  ClientStats stats_;
+};
+
+}  // namespace skysim::memcached

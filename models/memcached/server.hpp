@@ -1,0 +1,125 @@
+#pragma once
+// A memcached server process: worker threads serving requests in arrival order, an item LRU,
+// a connection limit. The server side of each loopback connection is not put in the client's
+// socket table: it uses port 11211 (outside the ephemeral range) and, being the passive
+// closer, never holds TIME_WAIT (domain.md §2.2).
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/memcached/item_store.hpp"
+#include "models/memcached/protocol.hpp"
+#include "models/net/address.hpp"
+#include "sim/simulation.hpp"
+
+namespace skysim::memcached {
+
+struct ServerConfig {
+  // assumption: 1M items; the post-mortem gives no cache size (domain.md §1.4).
+  std::size_t capacity_items = 1'000'000;
+  // assumption: 5 us of worker time per get/set — memcached serves on the order of 100-200k
+  // small ops/s per worker thread; loopback RTT is the client's parameter.
+  sim::Duration service_time = 5 * sim::kMicrosecond;
+  // memcached -t default: 4 worker threads (memcached --help).
+  int worker_threads = 4;
+  // memcached -c default: 1024 connections (memcached --help). Beyond it, with maxconns_fast
+  // (on by default since 1.5), a new connection gets "ERROR Too many open connections" and the
+  // server closes it. The April replay must set this above the storm (the outage's TIME_WAIT
+  // was on the client, so the server accepted those connections).
+  int max_connections = 1024;
+
+  void validate() const;  // throws std::invalid_argument naming the field
+};
+
+struct ServerStats {
+  std::uint64_t gets = 0;
+  std::uint64_t get_hits = 0;
+  std::uint64_t get_misses = 0;
+  std::uint64_t sets = 0;
+  std::uint64_t evictions = 0;
+  std::uint64_t curr_connections = 0;
+  std::uint64_t total_connections = 0;
+  std::uint64_t rejected_connections = 0;
+  std::uint64_t queued_max = 0;  // deepest the request queue got
+};
+
+// One request in flight between a client and the server. Shared because either side may be
+// gone first: the client stops waiting at its deadline, the server still finishes the work.
+struct PendingOp {
+  McOp op = McOp::kGet;
+  std::string key;
+  McItem item;
+  McResult result;
+  bool done = false;
+  sim::Time reply_at = 0;         // when the reply reaches the client
+  sim::Duration reply_delay = 0;  // one-way trip back
+  sim::WakeToken waiter;          // cleared by the client when it stops waiting
+};
+
+class Server {
+ public:
+  Server(sim::Simulation& sim, net::Endpoint listen, ServerConfig config, std::string name);
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+  ~Server();
+
+  const net::Endpoint& address() const { return listen_; }
+  const std::string& name() const { return name_; }
+
+  // A handshake completed. False: over max_connections, the server will answer the first
+  // request with an error and close (maxconns_fast).
+  bool accept();
+  // The client closed an accepted connection. Connections from before a restart (another
+  // incarnation) died with the old process and are not counted.
+  void disconnect(std::uint32_t incarnation);
+  std::uint32_t incarnation() const { return incarnation_; }
+
+  // Queue a request; the server wakes op->waiter at op->reply_at when done.
+  void submit(std::shared_ptr<PendingOp> op);
+
+  // Faults. down: nothing listens (connect() refused; open connections read EOF).
+  // stalled: the process is hung — SYNs and requests are not answered until it resumes.
+  void set_down(bool down);
+  void set_stalled(bool stalled);
+  bool down() const { return down_; }
+  bool stalled() const { return stalled_; }
+
+  // Hook for hot-key signalling: when set, replies for keys it returns true for carry
+  // McResult::hot_key. Nothing else uses it yet.
+  std::function<bool(std::string_view key)> hot_key_probe;
+
+  const ServerStats& stats() const { return stats_; }
+  std::size_t items() const { return store_.size(); }
+  std::size_t queued() const { return queue_.size(); }
+  const ServerConfig& config() const { return config_; }
+
+ private:
+  struct Worker final : sim::Handler {
+    Server* server = nullptr;
+    std::shared_ptr<PendingOp> op;
+    void on_event(sim::Simulation&) override { server->finish(*this); }
+  };
+  void start(Worker& w, std::shared_ptr<PendingOp> op);
+  void finish(Worker& w);
+  void execute(PendingOp& op);
+  void pump();
+
+  sim::Simulation& sim_;
+  net::Endpoint listen_;
+  ServerConfig config_;
+  std::string name_;
+  LruItemStore store_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<Worker*> idle_workers_;
+  std::deque<std::shared_ptr<PendingOp>> queue_;
+  ServerStats stats_;
+  bool down_ = false;
+  bool stalled_ = false;
+  std::uint32_t incarnation_ = 1;
+};
+
+}  // namespace skysim::memcached

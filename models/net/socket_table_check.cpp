@@ -1,0 +1,88 @@
+// The table's self-check: every count is rebuilt from the socket slots and compared, so a
+// socket in two places or a port count that drifted stops the run (DESIGN.md: assert the
+// model's invariants densely). O(sockets log sockets): for tests and fuzzing, not hot paths.
+#include <map>
+#include <stdexcept>
+#include <tuple>
+
+#include "models/net/socket_table.hpp"
+
+namespace skysim::net {
+
+void NetNamespace::check_invariants() {
+  expire_time_wait();
+  auto bad = [&](const std::string& what) {
+    throw std::logic_error("net " + name_ + " invariant: " + what);
+  };
+  std::array<std::uint64_t, kSocketStateCount> by_state{};
+  // Expected per-port counts, rebuilt from the sockets themselves.
+  std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> all, bound;
+  std::map<std::tuple<std::uint32_t, Endpoint, std::uint16_t>, std::uint32_t> own;
+  std::uint64_t owned = 0;
+  for (const Socket& s : slots_) {
+    ++by_state[static_cast<int>(s.state)];
+    if (s.state == SocketState::kClosed) {
+      continue;
+    }
+    ++all[{s.local.ip.value, s.local.port}];
+    if (s.bind_owned) {
+      ++bound[{s.local.ip.value, s.local.port}];
+    } else {
+      ++own[{s.local.ip.value, s.remote, s.local.port}];
+    }
+    if (s.state != SocketState::kTimeWait) {
+      ++owned;
+    } else if (sim_.now() - s.closed_at >= sysctl_.time_wait) {
+      bad("a TIME_WAIT socket outlived time_wait");
+    }
+  }
+  for (int k = 1; k < kSocketStateCount; ++k) {
+    if (by_state[k] != counters_.sockets_by_state[k]) {
+      bad(std::string("count of ") + state_name(static_cast<SocketState>(k)) + " is off");
+    }
+  }
+  if (time_wait_.size != counters_.time_wait()) {
+    bad("TIME_WAIT list and TIME_WAIT count disagree");
+  }
+  std::uint64_t owner_total = 0;
+  for (const auto& [o, head] : owners_) {
+    owner_total += head.size;
+  }
+  if (owner_total != owned) {
+    bad("owned sockets and open sockets disagree");
+  }
+  for (const auto& [ip, local_ip] : ips_) {
+    const LocalIp* l = &local_ip;
+    if (l->all.empty()) {
+      bad("an empty local IP was kept");
+    }
+    l->all.for_each([&](std::uint16_t port, std::uint32_t n) {
+      if (all[{ip, port}] != n) {
+        bad("per-port socket count is off on " + Ipv4{ip}.str() + ":" + std::to_string(port));
+      }
+    });
+    l->bound.for_each([&](std::uint16_t port, std::uint32_t n) {
+      if (bound[{ip, port}] != n) {
+        bad("per-port bind count is off");
+      }
+    });
+    for (const auto& d : l->dests) {
+      d->blocked.for_each([&](std::uint16_t port, std::uint32_t n) {
+        std::uint32_t want = bound[{ip, port}] + own[{ip, d->remote, port}];
+        if (want != n) {
+          bad("4-tuple space count is off toward " + d->remote.str());
+        }
+      });
+    }
+  }
+  std::uint64_t all_total = 0;
+  for (const auto& [key, n] : all) {
+    all_total += n;
+  }
+  if (all_total != counters_.opened - counters_.closed_active - counters_.closed_passive -
+                       counters_.closed_abort + counters_.time_wait()) {
+    bad("sockets opened minus closed does not match the table");
+  }
+}
+
+}  // namespace skysim::net

@@ -1,0 +1,234 @@
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "components/errgroup/errgroup.hpp"
+
+using namespace sim;
+using errgroup::Error;
+using errgroup::Group;
+
+namespace {
+
+struct Probe {
+  Simulation* sim = nullptr;
+  int running = 0;
+  int peak = 0;
+  std::vector<std::string> log;  // "start i@t" / "end i@t"
+};
+
+Task<Error> work(Probe& pr, int i, Duration d, std::string fail) {
+  ++pr.running;
+  pr.peak = std::max(pr.peak, pr.running);
+  pr.log.push_back("start " + std::to_string(i) + "@" + std::to_string(pr.sim->now()));
+  co_await sim::sleep(d);
+  --pr.running;
+  pr.log.push_back("end " + std::to_string(i) + "@" + std::to_string(pr.sim->now()));
+  if (!fail.empty()) {
+    co_return Error(fail);
+  }
+  co_return Error{};
+}
+
+// The handler shape of the April post-mortem: one goroutine per item, then Wait.
+Process fan_out(Group& g, Probe& pr, int n, Duration d, std::vector<std::string> fails, Error& out,
+                Time& producer_done) {
+  for (int i = 0; i < n; ++i) {
+    std::string f = i < static_cast<int>(fails.size()) ? fails[i] : std::string{};
+    auto task = [&pr, i, d, f] { return work(pr, i, d, f); };  // named: see errgroup.hpp
+    co_await g.go(task);
+  }
+  producer_done = pr.sim->now();
+  out = co_await g.wait();
+}
+
+}  // namespace
+
+TEST_CASE("zero-value group: Go never blocks, every item runs at once, Wait waits for all") {
+  Simulation sim(1);
+  Probe pr;
+  pr.sim = &sim;
+  Group g(sim);
+  Error err;
+  Time producer_done = -1;
+  sim.spawn(fan_out(g, pr, 1000, 10 * kMillisecond, {}, err, producer_done));
+  sim.run();
+  CHECK(producer_done == 0);
+  CHECK(pr.peak == 1000);
+  CHECK(err.is_nil());
+  CHECK(sim.now() == 10 * kMillisecond);
+  CHECK(g.active() == 0);
+  CHECK(g.started() == 1000);
+}
+
+TEST_CASE("SetLimit(n) blocks the producer: at most n active, FIFO hand-over of slots") {
+  Simulation sim(1);
+  Probe pr;
+  pr.sim = &sim;
+  Group g(sim);
+  g.set_limit(3);
+  Error err;
+  Time producer_done = -1;
+  sim.spawn(fan_out(g, pr, 10, kSecond, {}, err, producer_done));
+  sim.run();
+  CHECK(pr.peak == 3);
+  // ceil(10/3) = 4 waves of 1 s; the producer is released when the 10th item gets a slot.
+  CHECK(sim.now() == 4 * kSecond);
+  CHECK(producer_done == 3 * kSecond);
+  // Items start in the order the producer offered them.
+  std::vector<std::string> starts;
+  for (const auto& l : pr.log) {
+    if (l.rfind("start", 0) == 0) {
+      starts.push_back(l.substr(6, l.find('@') - 6));
+    }
+  }
+  CHECK(starts == std::vector<std::string>{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"});
+}
+
+TEST_CASE("Wait returns the first error; without a context the other items still run") {
+  Simulation sim(1);
+  Probe pr;
+  pr.sim = &sim;
+  Group g(sim);
+  Error err;
+  Time producer_done = -1;
+  // Item 0 fails at 10 ms; item 1 fails later; all 5 must still run to completion.
+  sim.spawn(fan_out(g, pr, 5, 10 * kMillisecond, {"first", "second"}, err, producer_done));
+  sim.run();
+  CHECK(err.text() == "first");
+  int ends = 0;
+  for (const auto& l : pr.log) {
+    ends += l.rfind("end", 0) == 0 ? 1 : 0;
+  }
+  CHECK(ends == 5);
+  CHECK(g.context() == nullptr);
+}
+
+namespace {
+Task<Error> fail_after(Duration d) {
+  co_await sim::sleep(d);
+  co_return Error("memcache: connect timeout");
+}
+Task<Error> poll_ctx(std::shared_ptr<errgroup::Context> ctx, Simulation& sim, Time& saw_cancel) {
+  while (!ctx->cancelled()) {
+    co_await sim::sleep(kMillisecond);
+  }
+  saw_cancel = sim.now();
+  co_return Error{};
+}
+Process ctx_user(Group& g, Simulation& sim, Time& saw, Error& out) {
+  auto ctx = g.context();
+  co_await g.go([] { return fail_after(5 * kMillisecond); });
+  auto poller = [ctx, &sim, &saw] { return poll_ctx(ctx, sim, saw); };
+  co_await g.go(poller);
+  out = co_await g.wait();
+}
+Process wait_only(Group& g, Error& out, bool& done) {
+  out = co_await g.wait();
+  done = true;
+}
+}  // namespace
+
+TEST_CASE("WithContext cancels the context on the first error and when Wait returns") {
+  Simulation sim(1);
+  Group g = Group::with_context(sim);
+  Time saw = -1;
+  Error err;
+  sim.spawn(ctx_user(g, sim, saw, err));
+  sim.run();
+  CHECK(saw == 5 * kMillisecond);
+  CHECK(err.text() == "memcache: connect timeout");
+  CHECK(g.context()->cause().text() == "memcache: connect timeout");
+
+  Group quiet = Group::with_context(sim);
+  Error e2;
+  bool done = false;
+  sim.spawn(wait_only(quiet, e2, done));
+  sim.run();
+  CHECK(done);
+  CHECK(e2.is_nil());
+  CHECK(quiet.context()->cancelled());  // Wait returning cancels it too
+  CHECK(quiet.context()->cause().text() == "context canceled");
+}
+
+namespace {
+Task<Error> idle_for(Duration d) {
+  co_await sim::sleep(d);
+  co_return Error{};
+}
+}  // namespace
+
+TEST_CASE("TryGo starts only when a slot is free and never blocks") {
+  Simulation sim(1);
+  Group g(sim);
+  g.set_limit(2);
+  CHECK(g.try_go([] { return idle_for(kSecond); }));
+  CHECK(g.try_go([] { return idle_for(kSecond); }));
+  CHECK_FALSE(g.try_go([] { return idle_for(kSecond); }));
+  CHECK(g.active() == 2);
+  sim.run();
+  CHECK(g.active() == 0);
+  CHECK(g.try_go([] { return idle_for(kSecond); }));
+  sim.run();
+}
+
+namespace {
+Process producer(Group& g, int n, int& offered) {
+  for (int i = 0; i < n; ++i) {
+    co_await g.go([] { return idle_for(kSecond); });
+    ++offered;
+  }
+}
+}  // namespace
+
+TEST_CASE("SetLimit panics while goroutines are active; limit 0 blocks Go forever") {
+  Simulation sim(1);
+  Group g(sim);
+  CHECK(g.try_go([] { return idle_for(kSecond); }));
+  CHECK_THROWS_WITH(g.set_limit(5),
+                    "errgroup: modify limit while 1 goroutines in the group are "
+                    "still active");
+  sim.run();
+  g.set_limit(5);
+  CHECK(g.limit() == 5);
+  g.set_limit(-7);
+  CHECK(g.limit() == -1);
+
+  Group never(sim);
+  never.set_limit(0);
+  int offered = 0;
+  sim.spawn(producer(never, 3, offered));
+  sim.run_until(sim.now() + kHour);
+  CHECK(offered == 0);
+  CHECK(never.blocked_callers() == 1);
+  CHECK(never.active() == 0);
+  // A new limit does not release callers blocked on the old semaphore (Go swaps the channel).
+  never.set_limit(10);
+  sim.run_until(sim.now() + kHour);
+  CHECK(offered == 0);
+}
+
+TEST_CASE("a blocked Go caller that is cancelled leaves the group consistent") {
+  Simulation sim(1);
+  Group g(sim);
+  g.set_limit(1);
+  int offered = 0;
+  auto h = sim.spawn(producer(g, 5, offered));
+  sim.run_until(kMillisecond);
+  CHECK(offered == 1);
+  CHECK(g.blocked_callers() == 1);
+  h.cancel();
+  sim.run();
+  CHECK(h.done());
+  CHECK(g.blocked_callers() == 0);
+  CHECK(g.active() == 0);
+  CHECK(g.started() == 1);
+}
+
+TEST_CASE("bad input is refused with a message") {
+  Simulation sim(1);
+  Group g(sim);
+  CHECK_THROWS_WITH(g.try_go(errgroup::Func{}), "errgroup: TryGo called with an empty function");
+  CHECK_THROWS_WITH(Error(""), "errgroup::Error: a non-nil error needs a message");
+}

@@ -1,0 +1,76 @@
+#include <catch2/catch.hpp>
+
+#include "models/dataplane/data_plane_host.hpp"
+
+using namespace skysim::dataplane;
+
+namespace {
+
+DataPlaneConfig small_host() {
+  DataPlaneConfig c;
+  c.name = "test/dataplane/0";
+  c.go.cores = 4;
+  c.cache_client.max_idle_conns = 100;
+  c.cache_server.max_connections = 100000;
+  c.baseline_live_heap_bytes = 64LL << 20;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("a small batch is served from the cache pool without new sockets") {
+  sim::Simulation sim(1);
+  DataPlaneHost host(sim, small_host());
+  int ok = 0;
+  for (int i = 0; i < 20; ++i) {
+    host.small_rpc(10, [&](const RpcResult& r) { ok += r.ok; });
+    sim.run_until(sim.now() + 50 * sim::kMillisecond);
+  }
+  sim.run_until(sim.now() + sim::kSecond);
+  CHECK(ok == 20);
+  CHECK(host.stats().bind_errors == 0);
+  CHECK(host.kernel().time_wait_count() == 0);  // 10-wide batches fit in a 100-conn pool
+  sim.shutdown();
+}
+
+TEST_CASE("an unbounded huge batch overflows the idle pool into TIME_WAIT") {
+  sim::Simulation sim(2);
+  auto cfg = small_host();
+  DataPlaneHost host(sim, cfg);
+  bool done = false;
+  host.get_post_record(2000, PostMix::kCold, [&](const RpcResult& r) { done = r.ok; });
+  sim.run_until(10 * sim::kSecond);
+  CHECK(done);
+  // Far more than the pool: most connections were closed by the client into TIME_WAIT.
+  CHECK(host.kernel().time_wait_count() > 1000);
+  CHECK(host.cache_client().idle_conns() == 100);
+  sim.shutdown();
+}
+
+TEST_CASE("with SetLimit(50) the same batch leaves at most 50 surplus sockets") {
+  sim::Simulation sim(2);
+  auto cfg = small_host();
+  cfg.get_post_record_limit = 50;
+  DataPlaneHost host(sim, cfg);
+  bool done = false;
+  host.get_post_record(2000, PostMix::kCold, [&](const RpcResult& r) { done = r.ok; });
+  sim.run_until(30 * sim::kSecond);
+  CHECK(done);
+  CHECK(host.kernel().time_wait_count() == 0);
+  CHECK(host.stats().bind_errors == 0);
+  sim.shutdown();
+}
+
+TEST_CASE("a tiny port range produces Go's bind error text") {
+  sim::Simulation sim(3);
+  auto cfg = small_host();
+  cfg.net.port_lo = 40000;
+  cfg.net.port_hi = 40499;  // 500 ports
+  DataPlaneHost host(sim, cfg);
+  host.get_post_record(3000, PostMix::kCold, [](const RpcResult&) {});
+  sim.run_until(20 * sim::kSecond);
+  CHECK(host.stats().bind_errors > 0);
+  CHECK(host.stats().last_bind_error ==
+        "dial tcp 127.32.0.1:0->127.0.0.1:11211: bind: address already in use");
+  sim.shutdown();
+}

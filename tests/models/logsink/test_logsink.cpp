@@ -1,0 +1,156 @@
+#include <catch2/catch.hpp>
+
+#include "models/goruntime/go_process.hpp"
+#include "models/logsink/log_sink.hpp"
+#include "models/logsink/logger.hpp"
+
+using namespace sim;
+using logsink::LogPolicy;
+using logsink::LogSink;
+using logsink::SinkConfig;
+
+TEST_CASE("a pipe with room costs only the syscall; a full pipe blocks until it drains") {
+  SinkConfig cfg;  // 64 KiB pipe, 20 MB/s reader, 2 us per call
+  LogSink sink(cfg);
+  CHECK(sink.complete_write(0, 330) == 2 * kMicrosecond);
+  CHECK(sink.blocked_writes() == 0);
+  // A burst of 1000 lines at t = 1 ms: the first ~198 fit, then each waits for room.
+  Time last = 0;
+  for (int i = 0; i < 1000; ++i) {
+    last = sink.complete_write(kMillisecond, 330);
+  }
+  CHECK(sink.blocked_writes() > 790);
+  CHECK(sink.blocked_writes() < 810);
+  CHECK(sink.backlog_bytes(last) <= cfg.pipe_capacity_bytes);
+  CHECK(sink.backlog_bytes(last) > cfg.pipe_capacity_bytes - 400);
+  // The last writer returns once everything but one pipe-full has been drained.
+  double drain_s = (1001 * 330.0 - 65536.0) / 20e6;
+  CHECK(to_seconds(last - kMillisecond) == Approx(drain_s).epsilon(0.01));
+}
+
+TEST_CASE("sustained writes faster than the reader: latency settles at a full pipe's drain time") {
+  SinkConfig cfg;
+  LogSink sink(cfg);
+  // 100k lines/s × 330 B = 33 MB/s offered to a 20 MB/s reader.
+  Time t = 0;
+  Duration worst = 0;
+  for (int i = 0; i < 200'000; ++i) {
+    t += 10 * kMicrosecond;
+    worst = std::max(worst, sink.complete_write(t, 330) - t);
+  }
+  // Writers are serialised behind the pipe; each waits longer and longer (an unbounded queue
+  // of blocked writers is the saturated sink of the outage).
+  CHECK(worst > 100 * kMillisecond);
+  CHECK(sink.write_latency().quantile(0.5) > 10 * kMillisecond);
+}
+
+TEST_CASE("bad sink and logger settings are refused with the field name") {
+  SinkConfig cfg;
+  cfg.pipe_capacity_bytes = 0;
+  CHECK_THROWS_WITH(LogSink(cfg), "logsink config: pipe_capacity_bytes must be > 0");
+  CHECK_THROWS_WITH(logsink::parse_log_policy("verbose"),
+                    "unknown log policy 'verbose' (expected every, sampled, rate_limited or "
+                    "count)");
+  CHECK(logsink::parse_log_policy("count") == LogPolicy::kCountOnly);
+  logsink::LoggerConfig lc;
+  lc.sample_one_in = 0;
+  CHECK_THROWS_WITH(lc.validate(), "logger config: sample_one_in must be >= 1");
+}
+
+namespace {
+
+sim::Task<> fail_and_log(goruntime::GoProcess& go, logsink::Logger& log) {
+  co_await go.cpu(20 * kMicrosecond);  // the failed memcached call's own work
+  co_await log.error();
+}
+
+// Errors at `rate` per second for `until`, one goroutine each (the data plane's shape).
+sim::Process error_storm(goruntime::GoProcess& go, logsink::Logger& log, double rate, Time until) {
+  auto gap = static_cast<Duration>(1e9 / rate);
+  while (go.simulation().now() < until) {
+    co_await sim::sleep(gap);
+    go.go(fail_and_log(go, log));
+  }
+}
+
+struct StormResult {
+  std::int64_t threads = 0;
+  std::uint64_t lines = 0;
+  std::uint64_t errors = 0;
+  std::uint64_t syscalls = 0;
+};
+
+StormResult storm(LogPolicy policy) {
+  Simulation sim(4);
+  goruntime::GoConfig gc;
+  gc.cores = 4;
+  goruntime::GoProcess go(sim, gc);
+  SinkConfig sc;  // 20 MB/s: 60k lines/s of 330 B at most
+  LogSink sink(sc);
+  logsink::LoggerConfig lc;
+  lc.policy = policy;
+  logsink::Logger log(go, sink, lc);
+  sim.spawn(error_storm(go, log, 50'000, 500 * kMillisecond));
+  sim.run_until(2 * kSecond);
+  StormResult r{go.threads(), log.lines_written(), log.errors(), go.syscalls()};
+  sim.shutdown();
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("logging policies: every error, sampled, rate-limited, count-only") {
+  StormResult every = storm(LogPolicy::kEveryError);
+  StormResult sampled = storm(LogPolicy::kSampled);
+  StormResult limited = storm(LogPolicy::kRateLimited);
+  StormResult counted = storm(LogPolicy::kCountOnly);
+  CHECK(every.errors == 25'000);
+  CHECK(every.lines == 25'000);
+  CHECK(sampled.errors == 25'000);
+  CHECK(sampled.lines == 250);                                    // 1 in 100
+  CHECK(limited.lines == Approx(100 + 100 * 0.5).epsilon(0.02));  // burst + 100/s × 0.5 s
+  CHECK(counted.lines == 0);
+  CHECK(counted.syscalls == 0);
+  CHECK(counted.errors == 25'000);
+}
+
+TEST_CASE("a saturated log sink grows threads; counting errors instead does not") {
+  // A reader that keeps up (20 MB/s) vs one that falls behind (200 KB/s: a throttled
+  // journald or a slow disk): once a write blocks longer than sysmon's (backed-off) sleep,
+  // its P is handed to a new M, sysmon's sleep resets to 20 us, and every blocked writer
+  // from then on costs a thread.
+  auto threads_at = [](double rate, LogPolicy policy, double drain_bytes_per_second) {
+    Simulation sim(4);
+    goruntime::GoConfig gc;
+    gc.cores = 4;
+    goruntime::GoProcess go(sim, gc);
+    SinkConfig sc;
+    sc.drain_bytes_per_second = drain_bytes_per_second;
+    LogSink sink(sc);
+    logsink::LoggerConfig lc;
+    lc.policy = policy;
+    logsink::Logger log(go, sink, lc);
+    sim.spawn(error_storm(go, log, rate, 300 * kMillisecond));
+    sim.run_until(3 * kSecond);
+    auto n = go.threads();
+    sim.shutdown();
+    return n;
+  };
+  auto calm = threads_at(10'000, LogPolicy::kEveryError, 20e6);
+  // 4 Ps of writers each wait ~4 × 1.65 ms = 6.6 ms: shorter than sysmon's backed-off 10 ms
+  // sleep, so no P is ever retaken: the writers throttle the process instead.
+  auto hidden = threads_at(10'000, LogPolicy::kEveryError, 200e3);
+  // 4 × 3.3 ms = 13 ms: sysmon sees a syscall across one sleep, retakes, resets to 20 us,
+  // and from then on every blocked writer gets its P taken and a thread is started.
+  auto saturated = threads_at(10'000, LogPolicy::kEveryError, 100e3);
+  auto sampled = threads_at(10'000, LogPolicy::kSampled, 100e3);
+  auto counted = threads_at(10'000, LogPolicy::kCountOnly, 100e3);
+  WARN("threads at 10k errors/s: fast sink "
+       << calm << ", 200 KB/s sink " << hidden << ", 100 KB/s sink " << saturated
+       << ", 100 KB/s sampled 1/100 " << sampled << ", 100 KB/s count-only " << counted);
+  CHECK(calm <= 6);
+  CHECK(hidden <= 6);
+  CHECK(saturated > 100);
+  CHECK(sampled <= 6);
+  CHECK(counted <= 6);
+}
