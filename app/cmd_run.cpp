@@ -1,12 +1,122 @@
+// skysim run FILE: validate, build, run, print a summary, write summary.json, timeseries.csv
+// and scenario.resolved.yaml. Wall time and the progress line live here, outside the model.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <optional>
+
 #include "app/commands.hpp"
+#include "scenarios/loader.hpp"
+#include "scenarios/runner.hpp"
+#include "scenarios/units.hpp"
+#include "sim/trace.hpp"
 
 namespace skysim::app {
 
+namespace {
+
+struct RunArgs {
+  std::string file;
+  std::optional<std::uint64_t> seed;
+  std::vector<std::string> sets;
+  std::string out;
+  std::string trace;
+  std::string until;
+  bool quiet = false;
+};
+
+// "simulated date, % done, events/s, ETA" redrawn in place on a terminal.
+class ProgressLine {
+ public:
+  ProgressLine(sim::Time end, bool enabled)
+      : end_(end), enabled_(enabled), start_(std::chrono::steady_clock::now()) {}
+  void update(const sim::Simulation& sim) {
+    if (!enabled_) return;
+    auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(200) && sim.now() < end_) return;
+    last_ = now;
+    double wall = std::chrono::duration<double>(now - start_).count();
+    double done = end_ > 0 ? static_cast<double>(sim.now()) / static_cast<double>(end_) : 1.0;
+    double eps = wall > 0 ? static_cast<double>(sim.events_executed()) / wall : 0;
+    double eta = done > 0 ? wall * (1 - done) / done : 0;
+    std::fprintf(stderr, "\r%s  %5.1f%%  %.2f M events/s  ETA %.0fs   ", sim.date().c_str(),
+                 100 * done, eps / 1e6, eta);
+    std::fflush(stderr);
+  }
+  void finish() {
+    if (enabled_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  sim::Time end_;
+  bool enabled_;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+void run_scenario(const RunArgs& a) {
+  scenarios::LoadOptions opts;
+  opts.seed = a.seed;
+  for (const auto& s : a.sets) opts.overrides.push_back(scenarios::parse_override(s));
+  scenarios::Scenario scenario =
+      scenarios::load_scenario_file(a.file, scenarios::builtin_registry(), opts);
+  std::optional<sim::Time> until;
+  if (!a.until.empty()) {
+    std::int64_t t = 0;
+    try {
+      t = scenarios::parse_date_or_offset(a.until, scenario.epoch_unix_ns);
+    } catch (const scenarios::UnitError& e) {
+      throw UsageError("--until: " + std::string(e.what()) + " (expected " + e.expected() + ")");
+    }
+    if (t < scenario.epoch_unix_ns || t - scenario.epoch_unix_ns > scenario.duration) {
+      throw UsageError("--until " + a.until + " is outside the scenario's span");
+    }
+    until = t - scenario.epoch_unix_ns;
+  }
+  scenarios::ScenarioRun run(scenario, scenarios::builtin_registry());
+  std::optional<sim::Tracer> tracer;
+  if (!a.trace.empty()) tracer.emplace(run.sim());
+  ProgressLine progress(until.value_or(scenario.duration), !a.quiet && isatty(2));
+  auto t0 = std::chrono::steady_clock::now();
+  scenarios::RunResult r = run.run(until, [&](const sim::Simulation& s) { progress.update(s); });
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  progress.finish();
+  std::string out =
+      a.out.empty() ? "runs/" + scenario.name + "-" + std::to_string(scenario.seed) : a.out;
+  run.write_outputs(out, r, wall);
+  if (tracer) tracer->write_file(a.trace);
+  if (!a.quiet) std::fputs(run.summary_table(r, wall).c_str(), stdout);
+  std::printf("fingerprint %s  outputs in %s/\n",
+              scenarios::format_fingerprint(r.fingerprint).c_str(), out.c_str());
+  if (!r.invariants_hold()) {
+    std::fprintf(stderr, "skysim: invariant failed; reproduce with: skysim run %s --seed %llu\n",
+                 a.file.c_str(), static_cast<unsigned long long>(scenario.seed));
+    throw ExitCode(3);
+  }
+}
+
+}  // namespace
+
 void register_run(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "Run a scenario");
-  auto* file = new std::string;
-  cmd->add_option("scenario", *file, "Scenario YAML file")->required();
-  cmd->callback([file] { throw UsageError("run: scenario loader not built yet: " + *file); });
+  auto* a = new RunArgs;
+  cmd->add_option("scenario", a->file, "Scenario YAML file")->required();
+  cmd->add_option("--seed", a->seed, "Root seed (replaces the file's seed)");
+  cmd->add_option("--set", a->sets,
+                  "Override path=value, paths as the validator prints them (repeatable)");
+  cmd->add_option("--out", a->out, "Output directory (default runs/<scenario>-<seed>/)");
+  cmd->add_option("--trace", a->trace, "Write a Perfetto/Chrome trace-event JSON file");
+  cmd->add_option("--until", a->until, "Stop early: a date or an offset like 90m");
+  cmd->add_flag("--quiet", a->quiet, "No summary table, no progress line");
+  cmd->callback([a] {
+    try {
+      run_scenario(*a);
+    } catch (const scenarios::ScenarioError& e) {
+      for (const auto& d : e.diagnostics()) std::fprintf(stderr, "%s\n", d.to_string().c_str());
+      throw ExitCode(2);
+    }
+  });
 }
 
 }  // namespace skysim::app

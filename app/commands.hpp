@@ -12,8 +12,17 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A command that already printed its diagnostics and only needs to exit with `code`.
+struct ExitCode {
+  int code;
+};
+
 void register_run(CLI::App& app);
 void register_validate(CLI::App& app);
 void register_bench(CLI::App& app);
+void register_compare(CLI::App& app);
+void register_merge(CLI::App& app);
+void register_report(CLI::App& app);
+void register_explain(CLI::App& app);
 
 }  // namespace skysim::app

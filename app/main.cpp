@@ -11,6 +11,10 @@ int main(int argc, char** argv) {
   skysim::app::register_run(app);
   skysim::app::register_validate(app);
   skysim::app::register_bench(app);
+  skysim::app::register_compare(app);
+  skysim::app::register_merge(app);
+  skysim::app::register_report(app);
+  skysim::app::register_explain(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -23,6 +27,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "skysim: %s\n", e.what());
     std::fprintf(stderr, "Run with --help for more information.\n");
     return 2;
+  } catch (const skysim::app::ExitCode& e) {
+    return e.code;
   } catch (const skysim::app::UsageError& e) {
     std::fprintf(stderr, "skysim: %s\n", e.what());
     return 2;

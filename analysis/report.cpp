@@ -1,0 +1,256 @@
+#include "analysis/report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+#include "analysis/json.hpp"
+#include "analysis/plot.hpp"
+#include "analysis/sweep_runner.hpp"
+
+namespace skysim::analysis {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kStyle = R"(<style>
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: .6em 0; }
+th, td { padding: .25em .7em; border-bottom: 1px solid #e4e4e4; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+th { background: #f4f4f4; }
+td.differs { color: #b00020; font-weight: bold; }
+.plot { margin: 1em 0; } .plot svg { max-width: 100%; height: auto; }
+.fail { background: #fff0f0; padding: .5em 1em; border-left: 4px solid #b00020; }
+code { background: #f4f4f4; padding: 0 .2em; }
+</style>
+)";
+
+std::string num(double x, const char* f = "%.6g") {
+  if (!std::isfinite(x)) {
+    return "&ndash;";
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, x);
+  return buf;
+}
+
+double number_or_nan(const Json& j) { return j.is_number() ? j.as_number() : std::nan(""); }
+
+std::vector<fs::path> svgs_in(const fs::path& dir) {
+  std::vector<fs::path> out;
+  if (fs::is_directory(dir)) {
+    for (const auto& e : fs::directory_iterator(dir)) {
+      if (e.path().extension() == ".svg") {
+        out.push_back(e.path());
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string plots_section(const std::vector<fs::path>& svgs) {
+  std::string html = "<h2>Plots</h2>\n";
+  if (svgs.empty()) {
+    return html + "<p>No plots (gnuplot was not available, or nothing to plot).</p>\n";
+  }
+  for (const auto& p : svgs) {
+    html += "<div class=\"plot\">" + inline_svg(read_file_text(p.string())) + "</div>\n";
+  }
+  return html;
+}
+
+std::string page(const std::string& title, const std::string& body) {
+  return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
+         html_escape(title) + "</title>\n" + kStyle + "</head>\n<body>\n<h1>" +
+         html_escape(title) + "</h1>\n" + body + "</body>\n</html>\n";
+}
+
+std::string compare_body(const Json& c, const fs::path& dir) {
+  const Json& sweep = c.at("sweep");
+  std::string body = "<table>\n<tr><th>scenario</th><td><code>" +
+                     html_escape(sweep.at("scenario").as_string()) + "</code></td></tr>\n";
+  for (const auto& v : sweep.at("vary").as_array()) {
+    std::string values;
+    for (const auto& x : v.at("values").as_array()) {
+      values += (values.empty() ? "" : ", ") + x.as_string();
+    }
+    body += "<tr><th>varied</th><td><code>" + html_escape(v.at("path").as_string()) +
+            "</code> = " + html_escape(values) + "</td></tr>\n";
+  }
+  body += "<tr><th>seeds</th><td>" + std::to_string(sweep.at("seeds").as_array().size()) +
+          "</td></tr>\n<tr><th>runs</th><td>" +
+          std::to_string(c.at("runs_ok").as_int()) + " ok of " +
+          std::to_string(c.at("runs_total").as_int()) + "</td></tr>\n</table>\n";
+  body += "<p>Each table: mean over seeds, 95&nbsp;% confidence interval (Student t), ratio of "
+          "the mean to the first variant's, and whether the interval overlaps the first "
+          "variant's.</p>\n";
+  for (const auto& t : c.at("tables").as_array()) {
+    body += "<h2>" + html_escape(t.at("metric").as_string()) + "</h2>\n<table>\n"
+            "<tr><th>variant</th><th>n</th><th>mean</th><th>95% CI</th><th>sd</th>"
+            "<th>ratio to first</th><th>vs first</th></tr>\n";
+    for (const auto& r : t.at("rows").as_array()) {
+      bool first = r.at("variant").as_int() == 0;
+      bool overlaps = r.at("overlaps_first").as_bool();
+      bool have = r.at("n").as_int() > 0;
+      std::string mark = first ? "base" : !have ? "&ndash;" : overlaps ? "overlaps" : "differs";
+      body += "<tr><td>" + html_escape(r.at("label").as_string()) + "</td><td>" +
+              std::to_string(r.at("n").as_int()) + "</td><td>" +
+              num(number_or_nan(r.at("mean"))) + "</td><td>[" +
+              num(number_or_nan(r.at("ci95_low"))) + ", " +
+              num(number_or_nan(r.at("ci95_high"))) + "]</td><td>" +
+              num(number_or_nan(r.at("sd"))) + "</td><td>" +
+              num(number_or_nan(r.at("ratio_to_first")), "%.3f") + "</td><td" +
+              (!first && have && !overlaps ? " class=\"differs\"" : "") + ">" + mark +
+              "</td></tr>\n";
+    }
+    body += "</table>\n";
+    if (const Json* trend = t.find("trend")) {
+      body += "<p>Trend: " + num(trend->at("slope").as_number()) + " per unit of <code>" +
+              html_escape(trend->at("parameter").as_string()) + "</code> (95% CI [" +
+              num(trend->at("slope_ci95_low").as_number()) + ", " +
+              num(trend->at("slope_ci95_high").as_number()) + "], R&sup2; " +
+              num(trend->at("r_squared").as_number(), "%.3f") + ")</p>\n";
+    }
+  }
+  const auto& failures = c.at("failures").as_array();
+  if (!failures.empty()) {
+    body += "<h2>Failed runs</h2>\n<div class=\"fail\">\n";
+    for (const auto& f : failures) {
+      body += "<p>run " + std::to_string(f.at("run").as_int()) + " (" +
+              html_escape(f.at("label").as_string()) + ", seed " +
+              std::to_string(f.at("seed").as_int()) + "): " +
+              html_escape(f.at("failure").as_string()) + "<br>reproduce: <code>" +
+              html_escape(f.at("reproducer").as_string()) + "</code></p>\n";
+    }
+    body += "</div>\n";
+  }
+  return body + plots_section(svgs_in(dir / "plots"));
+}
+
+std::string scalar_text(const Json& j) {
+  if (j.is_string()) {
+    return j.as_string();
+  }
+  if (j.is_number()) {
+    return format_double(j.as_number());
+  }
+  if (j.is_bool()) {
+    return j.as_bool() ? "true" : "false";
+  }
+  return j.dump();
+}
+
+// Rows "key | value" for every leaf under `j`, nested keys joined with dots.
+void leaf_rows(const Json& j, const std::string& prefix, std::string& rows) {
+  if (j.is_object()) {
+    for (const auto& [k, v] : j.as_object()) {
+      leaf_rows(v, prefix.empty() ? k : prefix + "." + k, rows);
+    }
+    return;
+  }
+  rows += "<tr><td>" + html_escape(prefix) + "</td><td>" + html_escape(scalar_text(j)) +
+          "</td></tr>\n";
+}
+
+std::string run_body(const Json& s, const fs::path& dir) {
+  std::string body = "<h2>Run</h2>\n<table>\n";
+  for (const auto& [k, v] : s.as_object()) {
+    if (!v.is_object() && !v.is_array()) {
+      body += "<tr><th>" + html_escape(k) + "</th><td>" + html_escape(scalar_text(v)) +
+              "</td></tr>\n";
+    }
+  }
+  body += "</table>\n";
+  for (const auto& [k, v] : s.as_object()) {
+    if (v.is_object()) {
+      std::string rows;
+      leaf_rows(v, "", rows);
+      body += "<h2>" + html_escape(k) + "</h2>\n<table>\n" + rows + "</table>\n";
+    } else if (v.is_array()) {
+      body += "<h2>" + html_escape(k) + "</h2>\n<table>\n";
+      for (const auto& item : v.as_array()) {
+        std::string rows;
+        leaf_rows(item, "", rows);
+        body += rows.empty() ? "" : rows + "<tr><td colspan=\"2\"></td></tr>\n";
+      }
+      body += "</table>\n";
+    }
+  }
+  std::vector<fs::path> svgs;
+  fs::path ts = dir / "timeseries.csv";
+  if (fs::exists(ts) && !find_program("gnuplot").empty()) {
+    // assumption: 16 plots keep the page readable; every column stays in timeseries.csv.
+    for (const auto& p : plot_run_series(read_timeseries(ts.string()),
+                                         (dir / "plots").string(), 16)) {
+      svgs.emplace_back(p);
+    }
+  } else {
+    svgs = svgs_in(dir / "plots");
+  }
+  return body + plots_section(svgs);
+}
+
+}  // namespace
+
+std::string html_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string inline_svg(const std::string& svg_text) {
+  auto start = svg_text.find("<svg");
+  if (start == std::string::npos) {
+    throw std::runtime_error("not an SVG document (no <svg element)");
+  }
+  std::string svg = svg_text.substr(start);
+  for (const char* attr : {" xmlns=\"http://www.w3.org/2000/svg\"",
+                           " xmlns:xlink=\"http://www.w3.org/1999/xlink\""}) {
+    std::string a = attr;
+    for (auto pos = svg.find(a); pos != std::string::npos; pos = svg.find(a)) {
+      svg.erase(pos, a.size());
+    }
+  }
+  return svg;
+}
+
+std::string write_report(const std::string& dir_text) {
+  fs::path dir(dir_text);
+  std::string html;
+  if (fs::exists(dir / "compare.json")) {
+    Json c = Json::parse(read_file_text((dir / "compare.json").string()));
+    html = page("skysim compare: " + c.at("sweep").at("scenario").as_string(),
+                compare_body(c, dir));
+  } else if (fs::exists(dir / "summary.json")) {
+    Json s = Json::parse(read_file_text((dir / "summary.json").string()));
+    std::string name = "run";
+    if (const Json* sc = s.find("scenario"); sc != nullptr && sc->is_string()) {
+      name = sc->as_string();
+    }
+    html = page("skysim run: " + name, run_body(s, dir));
+  } else {
+    throw std::invalid_argument("report: " + dir_text +
+                                " holds neither compare.json (a compare directory) nor "
+                                "summary.json (a run directory)");
+  }
+  auto path = (dir / "report.html").string();
+  write_file_text(path, html);
+  return path;
+}
+
+}  // namespace skysim::analysis

@@ -1,0 +1,104 @@
+#include "analysis/run_record.hpp"
+
+namespace skysim::analysis {
+
+namespace {
+
+void flatten(const Json& j, const std::string& prefix, std::map<std::string, double>& out) {
+  if (j.is_number()) {
+    out[prefix] = j.as_number();
+  } else if (j.is_bool()) {
+    out[prefix] = j.as_bool() ? 1.0 : 0.0;
+  } else if (j.is_object()) {
+    // A kernel metric series (sim/metrics.cpp): {"type", "name", "labels", "value"} for
+    // counters and gauges — the series key alone names it; histograms keep .count, .p99, ...
+    const Json* type = j.find("type");
+    const Json* value = j.find("value");
+    if (type != nullptr && type->is_string() && value != nullptr && value->is_number()) {
+      out[prefix] = value->as_number();
+      return;
+    }
+    for (const auto& [k, v] : j.as_object()) {
+      if (k == "relative_error") {
+        continue;  // a constant of the histogram, not an outcome of the run
+      }
+      flatten(v, prefix.empty() ? k : prefix + "." + k, out);
+    }
+  }
+  // Strings, arrays and nulls are descriptions, not metrics to average.
+}
+
+}  // namespace
+
+std::string to_json_line(const SweepSpec& spec, const RunRecord& r) {
+  JsonArray overrides;
+  for (const auto& [path, value] : spec.variant(r.run.variant).overrides) {
+    overrides.push_back(JsonObject{{"path", path}, {"value", value}});
+  }
+  JsonObject metrics;
+  for (const auto& [name, value] : r.metrics) {
+    metrics[name] = Json(value);
+  }
+  JsonObject line{{"sweep", spec.to_json()},
+                  {"run", Json(r.run.index)},
+                  {"variant", Json(r.run.variant)},
+                  {"overrides", std::move(overrides)},
+                  {"seed", Json(r.run.seed)},
+                  {"status", r.ok ? "ok" : "failed"},
+                  {"exit_code", Json(r.exit_code)},
+                  {"metrics", std::move(metrics)},
+                  {"reproducer", reproducer(spec, r.run)}};
+  if (!r.failure.empty()) {
+    line["failure"] = r.failure;
+  }
+  if (!r.fingerprint.empty()) {
+    line["fingerprint"] = r.fingerprint;
+  }
+  return Json(std::move(line)).dump();
+}
+
+RunRecord from_json_line(std::string_view text, std::string_view where, SweepSpec& spec) {
+  try {
+    Json j = Json::parse(text);
+    spec = SweepSpec::from_json(j.at("sweep"));
+    RunRecord r;
+    r.run.index = static_cast<int>(j.at("run").as_int("run"));
+    r.run.variant = static_cast<int>(j.at("variant").as_int("variant"));
+    r.run.seed = static_cast<std::uint64_t>(j.at("seed").as_int("seed"));
+    auto seeds = static_cast<int>(spec.seeds.size());
+    auto variants = static_cast<int>(spec.variants().size());
+    if (seeds == 0 || r.run.index < 0 || r.run.index >= seeds * variants ||
+        r.run.index / seeds != r.run.variant ||
+        spec.seeds[static_cast<std::size_t>(r.run.index % seeds)] != r.run.seed) {
+      throw JsonError("run " + std::to_string(r.run.index) + " (variant " +
+                      std::to_string(r.run.variant) + ", seed " + std::to_string(r.run.seed) +
+                      ") is not a run of the sweep the line describes");
+    }
+    const auto& status = j.at("status").as_string("status");
+    if (status != "ok" && status != "failed") {
+      throw JsonError("status: expected \"ok\" or \"failed\", found \"" + status + "\"");
+    }
+    r.ok = status == "ok";
+    r.exit_code = static_cast<int>(j.at("exit_code").as_int("exit_code"));
+    if (const Json* f = j.find("failure")) {
+      r.failure = f->as_string("failure");
+    }
+    if (const Json* f = j.find("fingerprint")) {
+      r.fingerprint = f->as_string("fingerprint");
+    }
+    for (const auto& [name, value] : j.at("metrics").as_object("metrics")) {
+      r.metrics[name] = value.as_number("metrics." + name);
+    }
+    return r;
+  } catch (const JsonError& e) {
+    throw JsonError(std::string(where) + ": " + e.what());
+  }
+}
+
+std::map<std::string, double> metrics_from_summary(const Json& summary) {
+  std::map<std::string, double> out;
+  flatten(summary.at("metrics"), "", out);
+  return out;
+}
+
+}  // namespace skysim::analysis

@@ -1,0 +1,233 @@
+#include "analysis/sweep.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <set>
+#include <stdexcept>
+
+namespace skysim::analysis {
+
+namespace {
+
+// Seeds travel through JSON numbers (doubles), so they must stay exactly representable.
+constexpr std::uint64_t kMaxSeed = (std::uint64_t{1} << 53) - 1;
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  while (true) {
+    auto pos = s.find(sep, start);
+    out.push_back(s.substr(start, pos == std::string_view::npos ? pos : pos - start));
+    if (pos == std::string_view::npos) {
+      return out;
+    }
+    start = pos + 1;
+  }
+}
+
+std::uint64_t parse_seed(std::string_view text, std::string_view whole) {
+  std::uint64_t v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || v > kMaxSeed) {
+    throw std::invalid_argument("--seeds " + std::string(whole) + ": '" + std::string(text) +
+                                "' is not a seed (an integer from 0 to 2^53-1)");
+  }
+  return v;
+}
+
+int parse_positive(std::string_view text, std::string_view whole) {
+  int v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || v < 1) {
+    throw std::invalid_argument("--shard " + std::string(whole) +
+                                ": expected i/n with 1 <= i <= n, e.g. 2/3");
+  }
+  return v;
+}
+
+}  // namespace
+
+std::string Variant::label() const {
+  if (overrides.empty()) {
+    return "base";
+  }
+  std::string out;
+  for (const auto& [path, value] : overrides) {
+    out += (out.empty() ? "" : " ") + path + "=" + value;
+  }
+  return out;
+}
+
+Variant SweepSpec::variant(int index) const {
+  Variant v;
+  v.index = index;
+  // Mixed-radix digits of the index, the last --vary varying fastest.
+  int rest = index;
+  v.overrides.resize(vary.size());
+  for (std::size_t k = vary.size(); k-- > 0;) {
+    int radix = static_cast<int>(vary[k].values.size());
+    v.overrides[k] = {vary[k].path, vary[k].values[static_cast<std::size_t>(rest % radix)]};
+    rest /= radix;
+  }
+  return v;
+}
+
+std::vector<Variant> SweepSpec::variants() const {
+  std::size_t count = 1;
+  for (const auto& v : vary) {
+    count *= v.values.size();
+  }
+  std::vector<Variant> out;
+  for (std::size_t i = 0; i < count; ++i) {
+    out.push_back(variant(static_cast<int>(i)));
+  }
+  return out;
+}
+
+std::vector<RunSpec> SweepSpec::runs() const {
+  std::vector<RunSpec> out;
+  int index = 0;
+  for (const auto& v : variants()) {
+    for (auto seed : seeds) {
+      out.push_back(RunSpec{index++, v.index, seed});
+    }
+  }
+  return out;
+}
+
+Json SweepSpec::to_json() const {
+  JsonArray vs;
+  for (const auto& v : vary) {
+    JsonArray values(v.values.begin(), v.values.end());
+    vs.push_back(JsonObject{{"path", v.path}, {"values", std::move(values)}});
+  }
+  JsonArray ss;
+  for (auto s : seeds) {
+    ss.push_back(Json(s));
+  }
+  return JsonObject{{"scenario", scenario},
+                    {"vary", std::move(vs)},
+                    {"seeds", std::move(ss)},
+                    {"metrics", JsonArray(metrics.begin(), metrics.end())}};
+}
+
+SweepSpec SweepSpec::from_json(const Json& j) {
+  SweepSpec s;
+  s.scenario = j.at("scenario").as_string("sweep.scenario");
+  for (const auto& v : j.at("vary").as_array("sweep.vary")) {
+    Vary vary{v.at("path").as_string("sweep.vary.path"), {}};
+    for (const auto& value : v.at("values").as_array("sweep.vary.values")) {
+      vary.values.push_back(value.as_string("sweep.vary.values[]"));
+    }
+    if (vary.values.empty()) {
+      throw JsonError("sweep.vary: " + vary.path + " has no values");
+    }
+    s.vary.push_back(std::move(vary));
+  }
+  for (const auto& seed : j.at("seeds").as_array("sweep.seeds")) {
+    s.seeds.push_back(static_cast<std::uint64_t>(seed.as_int("sweep.seeds[]")));
+  }
+  for (const auto& m : j.at("metrics").as_array("sweep.metrics")) {
+    s.metrics.push_back(m.as_string("sweep.metrics[]"));
+  }
+  return s;
+}
+
+Vary parse_vary(std::string_view text) {
+  auto eq = text.find('=');
+  if (eq == std::string_view::npos || eq == 0 || eq + 1 == text.size()) {
+    throw std::invalid_argument("--vary " + std::string(text) +
+                                ": expected path=value1,value2,... e.g. fanout.policy=full,lossy");
+  }
+  Vary v{std::string(text.substr(0, eq)), {}};
+  std::set<std::string_view> seen;
+  for (auto value : split(text.substr(eq + 1), ',')) {
+    if (value.empty()) {
+      throw std::invalid_argument("--vary " + std::string(text) + ": empty value");
+    }
+    if (!seen.insert(value).second) {
+      throw std::invalid_argument("--vary " + std::string(text) + ": value '" +
+                                  std::string(value) + "' given twice");
+    }
+    v.values.emplace_back(value);
+  }
+  return v;
+}
+
+std::vector<std::uint64_t> parse_seeds(std::string_view text) {
+  std::vector<std::uint64_t> out;
+  std::set<std::uint64_t> seen;
+  auto add = [&](std::uint64_t s) {
+    if (!seen.insert(s).second) {
+      throw std::invalid_argument("--seeds " + std::string(text) + ": seed " + std::to_string(s) +
+                                  " given twice");
+    }
+    out.push_back(s);
+  };
+  for (auto part : split(text, ',')) {
+    auto dots = part.find("..");
+    if (dots == std::string_view::npos) {
+      add(parse_seed(part, text));
+      continue;
+    }
+    auto lo = parse_seed(part.substr(0, dots), text);
+    auto hi = parse_seed(part.substr(dots + 2), text);
+    if (hi < lo) {
+      throw std::invalid_argument("--seeds " + std::string(text) + ": range " +
+                                  std::string(part) + " runs backwards");
+    }
+    if (hi - lo >= 1'000'000) {
+      throw std::invalid_argument("--seeds " + std::string(text) +
+                                  ": more than a million seeds in one range");
+    }
+    for (auto s = lo; s <= hi; ++s) {
+      add(s);
+    }
+  }
+  return out;
+}
+
+Shard parse_shard(std::string_view text) {
+  auto slash = text.find('/');
+  if (slash == std::string_view::npos) {
+    throw std::invalid_argument("--shard " + std::string(text) +
+                                ": expected i/n with 1 <= i <= n, e.g. 2/3");
+  }
+  Shard s{parse_positive(text.substr(0, slash), text),
+          parse_positive(text.substr(slash + 1), text)};
+  if (s.index > s.count) {
+    throw std::invalid_argument("--shard " + std::string(text) + ": shard index " +
+                                std::to_string(s.index) + " exceeds the shard count " +
+                                std::to_string(s.count));
+  }
+  return s;
+}
+
+std::string shell_word(std::string_view word) {
+  bool plain = !word.empty();
+  for (char c : word) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_-./=:,+@%").find(c) !=
+                                                              std::string_view::npos)) {
+      plain = false;
+    }
+  }
+  if (plain) {
+    return std::string(word);
+  }
+  std::string out = "'";
+  for (char c : word) {
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  }
+  return out + "'";
+}
+
+std::string reproducer(const SweepSpec& spec, const RunSpec& run) {
+  std::string out =
+      "skysim run " + shell_word(spec.scenario) + " --seed " + std::to_string(run.seed);
+  for (const auto& [path, value] : spec.variant(run.variant).overrides) {
+    out += " --set " + shell_word(path + "=" + value);
+  }
+  return out;
+}
+
+}  // namespace skysim::analysis

@@ -1,0 +1,126 @@
+#include "analysis/worker_pool.hpp"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+#include <system_error>
+
+namespace skysim::analysis {
+
+namespace {
+
+// In the child: point stdout/stderr at the log, then become the program. Only async-signal-safe
+// calls between fork and exec.
+[[noreturn]] void exec_child(const std::vector<char*>& argv, const char* log_path) {
+  int fd = ::open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    ::_exit(126);
+  }
+  ::dup2(fd, STDOUT_FILENO);
+  ::dup2(fd, STDERR_FILENO);
+  int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (devnull >= 0) {
+    ::dup2(devnull, STDIN_FILENO);
+  }
+  ::execv(argv[0], argv.data());
+  const char* msg = "worker: exec failed: ";
+  (void)!::write(STDERR_FILENO, msg, std::strlen(msg));
+  const char* why = std::strerror(errno);
+  (void)!::write(STDERR_FILENO, why, std::strlen(why));
+  (void)!::write(STDERR_FILENO, "\n", 1);
+  ::_exit(127);
+}
+
+WorkerExit decode(int status) {
+  WorkerExit e;
+  if (WIFEXITED(status)) {
+    e.exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    e.signal = WTERMSIG(status);
+    e.exit_code = 128 + e.signal;
+  }
+  return e;
+}
+
+}  // namespace
+
+std::string WorkerExit::describe() const {
+  if (signal != 0) {
+    return "killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
+  }
+  return "exit " + std::to_string(exit_code);
+}
+
+std::vector<WorkerExit> run_workers(const std::vector<WorkerJob>& jobs, int parallelism,
+                                    const std::function<void(std::size_t, const WorkerExit&)>&
+                                        on_done) {
+  if (parallelism < 1) {
+    throw std::invalid_argument("--jobs must be at least 1, got " + std::to_string(parallelism));
+  }
+  std::vector<WorkerExit> exits(jobs.size());
+  std::map<pid_t, std::size_t> running;  // our children only; other pids are not ours to reap
+  std::size_t next = 0;
+  auto start_one = [&] {
+    const auto& job = jobs[next];
+    if (job.argv.empty()) {
+      throw std::invalid_argument("worker job " + std::to_string(next) + " has no program");
+    }
+    // Prepared before fork: the child must not allocate.
+    std::vector<char*> argv;
+    for (const auto& a : job.argv) {
+      argv.push_back(const_cast<char*>(a.c_str()));
+    }
+    argv.push_back(nullptr);
+    const char* log = job.log_path.empty() ? "/dev/null" : job.log_path.c_str();
+    pid_t pid = ::fork();
+    if (pid < 0) {
+      throw std::system_error(errno, std::generic_category(), "fork");
+    }
+    if (pid == 0) {
+      exec_child(argv, log);
+    }
+    running[pid] = next++;
+  };
+  while (next < jobs.size() || !running.empty()) {
+    while (next < jobs.size() && static_cast<int>(running.size()) < parallelism) {
+      start_one();
+    }
+    // Wait for whichever of our children ends first.
+    int status = 0;
+    pid_t pid = ::waitpid(-1, &status, 0);
+    if (pid < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      throw std::system_error(errno, std::generic_category(), "waitpid");
+    }
+    auto it = running.find(pid);
+    if (it == running.end()) {
+      continue;
+    }
+    std::size_t index = it->second;
+    running.erase(it);
+    exits[index] = decode(status);
+    if (on_done) {
+      on_done(index, exits[index]);
+    }
+  }
+  return exits;
+}
+
+std::string self_executable() {
+  char buf[PATH_MAX];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n < 0) {
+    throw std::system_error(errno, std::generic_category(), "readlink /proc/self/exe");
+  }
+  return std::string(buf, static_cast<std::size_t>(n));
+}
+
+}  // namespace skysim::analysis

@@ -1,0 +1,33 @@
+#pragma once
+// Runs child programs at most N at a time (fork + exec), each with its output captured to a log
+// file. This is how compare runs simulations: one process per run, so nothing is shared inside
+// a run and a crash, a leak or an abort in one run cannot touch another.
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace skysim::analysis {
+
+struct WorkerJob {
+  std::vector<std::string> argv;  // argv[0] is the program path (not searched in PATH)
+  std::string log_path;           // stdout and stderr of the child; empty = /dev/null
+};
+
+struct WorkerExit {
+  int exit_code = 0;  // exit status, or 128 + N when killed by signal N
+  int signal = 0;     // the signal that killed the child, 0 if it exited
+  std::string describe() const;  // "exit 3" / "killed by signal 6 (Aborted)"
+};
+
+// Runs every job, at most `parallelism` at once, in the order given. `on_done` is called from
+// the calling thread as each job ends (completion order, which may differ from job order).
+// Returns the exits in job order. Throws std::system_error when fork fails.
+std::vector<WorkerExit> run_workers(const std::vector<WorkerJob>& jobs, int parallelism,
+                                    const std::function<void(std::size_t, const WorkerExit&)>&
+                                        on_done = {});
+
+// The path of the running executable (/proc/self/exe resolved), for re-executing ourselves.
+std::string self_executable();
+
+}  // namespace skysim::analysis

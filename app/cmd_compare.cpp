@@ -1,0 +1,98 @@
+// skysim compare SCENARIO --vary path=a,b --seeds 1..32 [--jobs N] [--metric NAME]...
+//   [--series NAME]... [--out DIR] [--shard i/n]
+// Runs variants x seeds as `skysim run` worker processes and prints a table per metric; the
+// work is in analysis/compare_command.hpp.
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+
+#include "analysis/compare_command.hpp"
+#include "app/commands.hpp"
+
+namespace skysim::app {
+
+namespace {
+
+struct CompareArgs {
+  std::string scenario;
+  std::vector<std::string> vary;
+  std::string seeds;
+  int jobs = 0;
+  std::vector<std::string> metrics;
+  std::vector<std::string> series;
+  std::string out;
+  std::string shard;
+  std::string runner;
+  bool no_plots = false;
+};
+
+void compare(const CompareArgs& a) {
+  analysis::CompareOptions opt;
+  try {
+    opt.spec.scenario = a.scenario;
+    for (const auto& v : a.vary) {
+      opt.spec.vary.push_back(analysis::parse_vary(v));
+      for (std::size_t i = 0; i + 1 < opt.spec.vary.size(); ++i) {
+        if (opt.spec.vary[i].path == opt.spec.vary.back().path) {
+          throw std::invalid_argument("--vary " + v + ": " + opt.spec.vary[i].path +
+                                      " is already varied");
+        }
+      }
+    }
+    opt.spec.seeds = analysis::parse_seeds(a.seeds);
+    opt.spec.metrics = a.metrics;
+    if (!a.shard.empty()) {
+      opt.shard = analysis::parse_shard(a.shard);
+    }
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  if (!std::filesystem::exists(a.scenario)) {
+    throw UsageError("compare: no such scenario file: " + a.scenario);
+  }
+  if (a.jobs < 0) {
+    throw UsageError("--jobs must be at least 1 (0 = one per CPU), got " +
+                     std::to_string(a.jobs));
+  }
+  // Default: one worker per CPU; each run is single-threaded by design.
+  opt.jobs = a.jobs > 0 ? a.jobs : std::max(1, static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN)));
+  opt.out_dir = a.out.empty()
+                    ? "compare-" + std::filesystem::path(a.scenario).stem().string()
+                    : a.out;
+  opt.series = a.series;
+  opt.program = a.runner;
+  opt.plots = !a.no_plots;
+  opt.progress = ::isatty(STDERR_FILENO) != 0;
+  int status = analysis::run_compare(opt, std::cout, std::cerr);
+  std::cout.flush();
+  if (status != 0) {
+    throw ExitCode{status};
+  }
+}
+
+}  // namespace
+
+void register_compare(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "compare", "Run variants x seeds in parallel worker processes and compare metrics");
+  auto* a = new CompareArgs;
+  cmd->add_option("scenario", a->scenario, "Scenario YAML file")->required();
+  cmd->add_option("--vary", a->vary,
+                  "path=a,b,c: one parameter and its values (repeatable; cross product)");
+  cmd->add_option("--seeds", a->seeds, "Seeds: 1..32, 7, or 1..4,9")->required();
+  cmd->add_option("--jobs,-j", a->jobs, "Worker processes at once (default: CPUs)");
+  cmd->add_option("--metric", a->metrics, "Only this metric (repeatable; default: all)");
+  cmd->add_option("--series", a->series,
+                  "Plot this timeseries.csv column, variants overlaid (repeatable)");
+  cmd->add_option("--out", a->out, "Output directory (default compare-<scenario>)");
+  cmd->add_option("--shard", a->shard,
+                  "i/n: run only runs with index = i-1 mod n; write JSON lines for merge");
+  cmd->add_option("--runner", a->runner,
+                  "Program each worker runs as `PROGRAM run ...` (default: this skysim)");
+  cmd->add_flag("--no-plots", a->no_plots, "Skip the gnuplot plots");
+  cmd->callback([a] { compare(*a); });
+}
+
+}  // namespace skysim::app

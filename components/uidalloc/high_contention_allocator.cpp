@@ -1,0 +1,83 @@
+// FoundationDB's directory-layer HighContentionAllocator, step by step as domain.md §6.5 has it
+// (bindings/go/src/fdb/directory/allocator.go). Keys: counters = hca/c/<be64 start>, value a
+// little-endian int64 maintained by atomic ADD; recent = hca/r/<be64 candidate>.
+#include "components/uidalloc/allocators.hpp"
+#include "components/uidalloc/key_codec.hpp"
+
+namespace uidalloc {
+
+namespace {
+
+std::string counter_key(std::int64_t start) {
+  return std::string(kHcaCounters) + encode_be64(static_cast<std::uint64_t>(start));
+}
+std::string recent_key(std::int64_t candidate) {
+  return std::string(kHcaRecent) + encode_be64(static_cast<std::uint64_t>(candidate));
+}
+
+// Start of the newest window: snapshot reverse range read of the counters, limit 1.
+kv::Future<std::int64_t> latest_window_start(kv::Transaction& tr) {
+  auto kvs = co_await tr.get_range(std::string(kHcaCounters), prefix_end(kHcaCounters),
+                                   kv::RangeOptions{1, true, true});
+  if (kvs.empty()) {
+    co_return 0;
+  }
+  co_return static_cast<std::int64_t>(decode_be64(kvs[0].key.substr(kHcaCounters.size())));
+}
+
+}  // namespace
+
+std::int64_t HighContentionAllocator::window_size(std::int64_t start) {
+  // Larger windows as the allocated prefixes grow, so the count key is updated less often.
+  if (start < 255) {
+    return 64;
+  }
+  if (start < 65535) {
+    return 1024;
+  }
+  return 8192;
+}
+
+kv::Future<std::uint64_t> HighContentionAllocator::allocate(kv::Transaction& tr,
+                                                            const std::string&) {
+  for (;;) {
+    std::int64_t start = co_await latest_window_start(tr);
+    std::int64_t window = 0;
+    bool window_advanced = false;
+    for (;;) {
+      if (window_advanced) {
+        tr.clear_range(std::string(kHcaCounters), counter_key(start));
+        tr.no_write_conflict_for_next_write();
+        tr.clear_range(std::string(kHcaRecent), recent_key(start));
+      }
+      // Count this allocation against the window; the snapshot read sees our own ADD.
+      tr.atomic_add(counter_key(start), 1);
+      kv::Value count_bytes = co_await tr.get_snapshot(counter_key(start));
+      std::int64_t count = count_bytes ? decode_le64(*count_bytes) : 0;
+      window = window_size(start);
+      if (count * 2 < window) {
+        break;
+      }
+      start += window;
+      window_advanced = true;
+    }
+    // The window is less than half full as of our snapshot: ~2 expected tries.
+    for (;;) {
+      std::int64_t candidate = start + rng_->uniform_int(0, window - 1);
+      std::string key = recent_key(candidate);
+      std::int64_t current_start = co_await latest_window_start(tr);
+      kv::Value candidate_value = co_await tr.get(key);
+      tr.no_write_conflict_for_next_write();
+      tr.set(key, "");
+      if (current_start > start) {
+        break;  // another allocator advanced the window: start over
+      }
+      if (!candidate_value) {
+        tr.add_write_conflict_key(key);
+        co_return static_cast<std::uint64_t>(candidate);
+      }
+    }
+  }
+}
+
+}  // namespace uidalloc

@@ -1,0 +1,331 @@
+#include "models/fanout/fanout_service.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace fanout {
+
+FanoutPolicy parse_fanout_policy(std::string_view s) {
+  if (s == "full") {
+    return FanoutPolicy::Full;
+  }
+  if (s == "lossy") {
+    return FanoutPolicy::Lossy;
+  }
+  throw std::invalid_argument("fanout: unknown policy '" + std::string(s) +
+                              "' (expected full or lossy)");
+}
+
+void FanoutConfig::validate() const {
+  if (page_size == 0 || concurrency == 0) {
+    throw std::invalid_argument("fanout: page_size and concurrency must be >= 1");
+  }
+  if (reasonable_limit == 0) {
+    throw std::invalid_argument("fanout: reasonable_limit must be >= 1");
+  }
+  if (cache_refresh <= 0 || redis_rtt < 0 || page_fetch < 0 || hotkey_ttl <= 0) {
+    throw std::invalid_argument(
+        "fanout: cache_refresh and hotkey_ttl must be > 0, redis_rtt and page_fetch >= 0");
+  }
+  if (redis_rtt >= cache_refresh) {
+    throw std::invalid_argument("fanout: redis_rtt must be shorter than cache_refresh");
+  }
+}
+
+// One post's fan-out: a callback actor (page fetch timer + write completions), no coroutine.
+class FanoutService::Job final : public sim::Handler, public scylla::WriteSink {
+ public:
+  explicit Job(FanoutService& svc) : svc_(svc) {
+    actor_id = svc.sim_.new_actor_id();
+    kind = svc.kind_page_;
+  }
+
+  bool active() const { return active_; }
+
+  void begin(std::uint32_t author, std::function<void(const PostReport&)> done) {
+    active_ = true;
+    done_ = std::move(done);
+    report_ = PostReport{};
+    report_.author = author;
+    followers_ = svc_.graph_.followers(author);
+    report_.followers = followers_.size();
+    cursor_ = 0;
+    started_ = svc_.sim_.now();
+    svc_.sim_.schedule_in(svc_.cfg_.page_fetch, *this);
+  }
+
+  // The next page of follower ids has arrived.
+  void on_event(sim::Simulation& sim) override {
+    const std::size_t n = std::min<std::size_t>(svc_.cfg_.page_size, followers_.size() - cursor_);
+    const social::UserId* slice = followers_.data() + cursor_;
+    cursor_ += n;
+    page_.clear();
+    if (svc_.cfg_.policy == FanoutPolicy::Lossy) {
+      // One draw per page, just before writing it (domain.md §8.3).
+      lossy::filter_page(svc_.cache_, slice, n, svc_.page_rng_.uniform01(), page_);
+    } else {
+      page_.assign(slice, slice + n);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      ++svc_.offered_[slice[i]];
+    }
+    page_start_ = sim.now();
+    next_ = 0;
+    in_flight_ = 0;
+    const std::size_t first = std::min<std::size_t>(svc_.cfg_.concurrency, page_.size());
+    for (std::size_t i = 0; i < first; ++i) {
+      issue();
+    }
+    if (page_.empty()) {
+      page_done();
+    }
+  }
+
+  void on_done(sim::Simulation&, std::uint64_t user, sim::Duration) override {
+    ++svc_.delivered_[user];
+    ++report_.written;
+    --in_flight_;
+    if (next_ < page_.size()) {
+      issue();
+    } else if (in_flight_ == 0) {
+      page_done();
+    }
+  }
+
+ private:
+  void issue() {
+    const social::UserId u = page_[next_++];
+    ++in_flight_;
+    svc_.cluster_.write(u, *this, u);
+  }
+
+  void page_done() {
+    const sim::Time now = svc_.sim_.now();
+    svc_.page_duration_.record(now - page_start_);
+    ++report_.pages;
+    if (cursor_ < followers_.size()) {
+      svc_.sim_.schedule_in(svc_.cfg_.page_fetch, *this);
+      return;
+    }
+    report_.duration = now - started_;
+    svc_.post_duration_.record(report_.duration);
+    active_ = false;
+    if (done_) {
+      auto done = std::move(done_);
+      done_ = nullptr;
+      done(report_);
+    }
+  }
+
+  FanoutService& svc_;
+  bool active_ = false;
+  std::function<void(const PostReport&)> done_;
+  PostReport report_;
+  std::span<const social::UserId> followers_;
+  std::size_t cursor_ = 0;
+  std::vector<social::UserId> page_;
+  std::size_t next_ = 0;
+  std::uint32_t in_flight_ = 0;
+  sim::Time started_ = 0;
+  sim::Time page_start_ = 0;
+};
+
+// One timeline read: the reader's own page plus, under fan-out-on-read, each followed
+// celebrity's recent posts, all in parallel, merged when the last arrives.
+class FanoutService::ReadJob final : public scylla::WriteSink {
+ public:
+  explicit ReadJob(FanoutService& svc) : svc_(svc) {}
+  bool active() const { return active_; }
+
+  void begin(std::uint32_t reader, std::function<void(const ReadReport&)> done) {
+    active_ = true;
+    done_ = std::move(done);
+    report_ = ReadReport{};
+    report_.reader = reader;
+    started_ = svc_.sim_.now();
+    keys_.clear();
+    keys_.push_back(reader);
+    if (svc_.cfg_.on_read_threshold > 0) {
+      for (social::UserId f : svc_.graph_.follows(reader)) {
+        if (svc_.is_on_read_author(f)) {
+          keys_.push_back(svc_.posts_partition(f));
+        }
+      }
+    }
+    // Keys served by the local hot-key cache never reach Scylla.
+    std::size_t kept = 0;
+    for (std::uint32_t key : keys_) {
+      if (svc_.client_cache_ && svc_.client_cache_->lookup(key, started_)) {
+        ++report_.cache_hits;
+      } else {
+        keys_[kept++] = key;
+      }
+    }
+    keys_.resize(kept);
+    pending_ = static_cast<std::uint32_t>(kept);
+    report_.db_reads = pending_;
+    if (pending_ == 0) {
+      complete();
+      return;
+    }
+    for (std::uint32_t key : keys_) {
+      svc_.cluster_.read(key, svc_.cfg_.read_page_rows, *this, key);
+    }
+  }
+
+  void on_done(sim::Simulation& sim, std::uint64_t key, sim::Duration) override {
+    if (svc_.detector_) {
+      // The storage side samples the key and piggy-backs "hot" on the reply (§9.1).
+      const bool hot = svc_.detector_->observe(static_cast<std::uint32_t>(key)).hot;
+      svc_.client_cache_->on_reply(static_cast<std::uint32_t>(key), hot, sim.now());
+    }
+    if (--pending_ == 0) {
+      complete();
+    }
+  }
+
+ private:
+  void complete() {
+    report_.latency = svc_.sim_.now() - started_;
+    svc_.read_latency_.record(report_.latency);
+    svc_.read_db_reads_.record(report_.db_reads);
+    active_ = false;
+    if (done_) {
+      auto done = std::move(done_);
+      done_ = nullptr;
+      done(report_);
+    }
+  }
+
+  FanoutService& svc_;
+  bool active_ = false;
+  std::function<void(const ReadReport&)> done_;
+  ReadReport report_;
+  std::vector<std::uint32_t> keys_;
+  std::uint32_t pending_ = 0;
+  sim::Time started_ = 0;
+};
+
+FanoutService::FanoutService(sim::Simulation& sim, scylla::ScyllaCluster& cluster,
+                             const social::FollowGraph& graph, FanoutConfig cfg)
+    : sim_(sim),
+      cluster_(cluster),
+      graph_(graph),
+      cfg_((cfg.validate(), cfg)),
+      page_rng_(sim.stream("fanout/page_r")),
+      store_(cfg_.redis_rtt),
+      cache_(cfg_.reasonable_limit),
+      refresher_(sim, store_, cache_, cfg_.cache_refresh),
+      offered_(graph.users(), 0),
+      delivered_(graph.users(), 0),
+      kind_page_(sim.intern_kind("fanout.page")) {
+  if (cluster.partitions() < partitions_needed(graph)) {
+    throw std::invalid_argument("fanout: the cluster holds " +
+                                std::to_string(cluster.partitions()) +
+                                " partitions; the graph needs " +
+                                std::to_string(partitions_needed(graph)));
+  }
+  if (cfg_.hotkey_cache) {
+    detector_ = std::make_unique<hotkey::HotKeyDetector<std::uint32_t>>(cfg_.hotkey);
+    client_cache_ = std::make_unique<hotkey::HotKeyClientCache<std::uint32_t>>(cfg_.hotkey_ttl);
+  }
+}
+
+FanoutService::~FanoutService() {
+  if (!sim_.shutting_down() && !sim_.idle()) {
+    sim_.shutdown();  // pending page timers and the refresher point into this object
+  }
+}
+
+void FanoutService::start() {
+  if (cfg_.policy != FanoutPolicy::Lossy) {
+    return;
+  }
+  for (social::UserId u = 0; u < graph_.users(); ++u) {
+    const std::uint32_t f = graph_.follow_count(u);
+    if (f > cfg_.reasonable_limit) {
+      store_.zadd(u, f);
+    }
+  }
+  refresher_.start();
+}
+
+void FanoutService::stop() { refresher_.stop(); }
+
+bool FanoutService::is_on_read_author(std::uint32_t u) const {
+  return cfg_.on_read_threshold > 0 && graph_.follower_count(u) >= cfg_.on_read_threshold;
+}
+
+void FanoutService::post(std::uint32_t author, std::function<void(const PostReport&)> done) {
+  if (author >= graph_.users()) {
+    throw std::out_of_range("fanout: author " + std::to_string(author) + " is not a user");
+  }
+  if (is_on_read_author(author)) {
+    // Only the author's own recent-post list is written; readers merge it (§8.5).
+    PostReport r;
+    r.author = author;
+    r.followers = graph_.follower_count(author);
+    r.on_read = true;
+    struct Ignore final : scylla::WriteSink {
+      void on_done(sim::Simulation&, std::uint64_t, sim::Duration) override {}
+    };
+    static Ignore ignore;
+    cluster_.write(posts_partition(author), ignore, 0);
+    if (done) {
+      done(r);
+    }
+    return;
+  }
+  Job* job = nullptr;
+  for (auto& j : jobs_) {
+    if (!j->active()) {
+      job = j.get();
+      break;
+    }
+  }
+  if (job == nullptr) {
+    jobs_.push_back(std::make_unique<Job>(*this));
+    job = jobs_.back().get();
+  }
+  job->begin(author, std::move(done));
+}
+
+void FanoutService::read_timeline(std::uint32_t reader,
+                                  std::function<void(const ReadReport&)> done) {
+  if (reader >= graph_.users()) {
+    throw std::out_of_range("fanout: reader " + std::to_string(reader) + " is not a user");
+  }
+  ReadJob* job = nullptr;
+  for (auto& j : reads_) {
+    if (!j->active()) {
+      job = j.get();
+      break;
+    }
+  }
+  if (job == nullptr) {
+    reads_.push_back(std::make_unique<ReadJob>(*this));
+    job = reads_.back().get();
+  }
+  job->begin(reader, std::move(done));
+}
+
+void FanoutService::install_hyperfollower_background(std::uint32_t min_follows,
+                                                     double posts_per_followed_s) {
+  if (!(posts_per_followed_s > 0)) {
+    throw std::invalid_argument("fanout: posts_per_followed_s must be > 0");
+  }
+  for (social::UserId u = 0; u < graph_.users(); ++u) {
+    const std::uint32_t f = graph_.follow_count(u);
+    if (f < min_follows || f == 0) {
+      continue;
+    }
+    double rate = f * posts_per_followed_s;
+    if (cfg_.policy == FanoutPolicy::Lossy) {
+      rate *= lossy::loss_factor(cfg_.reasonable_limit, f);
+    }
+    cluster_.add_background_partition(u, rate);
+  }
+}
+
+}  // namespace fanout

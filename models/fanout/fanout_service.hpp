@@ -1,0 +1,132 @@
+#pragma once
+// Bluesky's Following-feed fan-out (domain.md §8.1-§8.3): a post by an author walks the
+// author's followers page by page (10,000 per page); each page is written with 1,000 writes in
+// flight, and the next page is fetched only after the slowest write of the current one. Policies:
+//   full       - every follower's timeline is written;
+//   lossy      - one r in [0,1) per page, a follower is skipped iff its loss_factor < r (§8.3);
+//   on_read    - authors with >= on_read_threshold followers are not fanned out at all; readers
+//                merge those authors' recent posts at read time (§8.5), which the read path pays.
+// The timeline read path fetches a page of the reader's own timeline plus, under on_read, the
+// recent-post list of every followed celebrity, optionally through a hot-key client cache (§9).
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "components/hotkey/hot_key_client_cache.hpp"
+#include "components/hotkey/hotkey_detector.hpp"
+#include "components/lossy/high_follow_cache.hpp"
+#include "models/fanout/follow_count_store.hpp"
+#include "models/scylla/cluster.hpp"
+#include "models/social/follow_graph.hpp"
+#include "sim/histogram.hpp"
+#include "sim/simulation.hpp"
+
+namespace fanout {
+
+enum class FanoutPolicy { Full, Lossy };
+FanoutPolicy parse_fanout_policy(std::string_view s);  // "full", "lossy"
+
+struct FanoutConfig {
+  std::uint32_t page_size = 10'000;   // domain.md §8.2
+  std::uint32_t concurrency = 1'000;  // domain.md §8.2
+  FanoutPolicy policy = FanoutPolicy::Full;
+  std::uint64_t reasonable_limit = 2'000;             // domain.md §8.3
+  sim::Duration cache_refresh = 30 * sim::kSecond;    // domain.md §8.3
+  sim::Duration redis_rtt = sim::kMillisecond;        // assumption
+  // Fetching one page of follower ids from the graph store: assumption 1 ms.
+  sim::Duration page_fetch = sim::kMillisecond;
+  // Hybrid fan-out-on-read (§8.5): 0 disables it.
+  std::uint32_t on_read_threshold = 0;
+  // Read path: rows per timeline page (assumption: 50, a typical API page).
+  std::uint32_t read_page_rows = 50;
+  bool hotkey_cache = false;
+  hotkey::HotKeyConfig hotkey;                         // Pelikan defaults, domain.md §9.1
+  sim::Duration hotkey_ttl = sim::kSecond;             // assumption (§9.2: not published)
+
+  void validate() const;
+};
+
+// What one post's fan-out did.
+struct PostReport {
+  std::uint32_t author = 0;
+  sim::Duration duration = 0;  // from post to last write of last page
+  std::uint32_t pages = 0;
+  std::uint64_t followers = 0;
+  std::uint64_t written = 0;
+  bool on_read = false;        // skipped: the author's posts are merged at read time
+};
+
+struct ReadReport {
+  std::uint32_t reader = 0;
+  sim::Duration latency = 0;
+  std::uint32_t db_reads = 0;      // partitions read from Scylla
+  std::uint32_t cache_hits = 0;    // celebrity lists served by the hot-key client cache
+};
+
+class FanoutService {
+ public:
+  FanoutService(sim::Simulation& sim, scylla::ScyllaCluster& cluster,
+                const social::FollowGraph& graph, FanoutConfig cfg);
+  ~FanoutService();
+  FanoutService(const FanoutService&) = delete;
+  FanoutService& operator=(const FanoutService&) = delete;
+
+  // Publishes every account above reasonable_limit to the sorted-set store and starts the
+  // 30 s refresher (lossy policy only).
+  void start();
+  void stop();
+
+  // Timeline partitions of users are [0, users); authors' recent-post lists [users, 2*users).
+  static std::uint32_t partitions_needed(const social::FollowGraph& g) { return 2 * g.users(); }
+  std::uint32_t posts_partition(std::uint32_t author) const { return graph_.users() + author; }
+
+  void post(std::uint32_t author, std::function<void(const PostReport&)> done = {});
+  void read_timeline(std::uint32_t reader, std::function<void(const ReadReport&)> done = {});
+
+  // The rest of the fleet's writes into hyper-following accounts' timelines: every account
+  // following >= min_follows gets follows x posts_per_followed_s writes/s, thinned by its
+  // loss_factor under the lossy policy (the fleet runs the same filter).
+  void install_hyperfollower_background(std::uint32_t min_follows, double posts_per_followed_s);
+
+  const sim::Histogram& page_duration() const { return page_duration_; }
+  const sim::Histogram& post_duration() const { return post_duration_; }
+  const sim::Histogram& read_latency() const { return read_latency_; }
+  const sim::Histogram& read_db_reads() const { return read_db_reads_; }
+  // Per user: fan-out writes addressed to it and writes actually made.
+  std::uint64_t offered(std::uint32_t u) const { return offered_[u]; }
+  std::uint64_t delivered(std::uint32_t u) const { return delivered_[u]; }
+  FollowCountStore& store() { return store_; }
+  const lossy::HighFollowCache& follow_cache() const { return cache_; }
+  bool is_on_read_author(std::uint32_t u) const;
+  const FanoutConfig& config() const { return cfg_; }
+
+ private:
+  class Job;
+  class ReadJob;
+  friend class Job;
+  friend class ReadJob;
+
+  sim::Simulation& sim_;
+  scylla::ScyllaCluster& cluster_;
+  const social::FollowGraph& graph_;
+  FanoutConfig cfg_;
+  sim::Rng& page_rng_;  // the per-page r of the lossy filter
+  FollowCountStore store_;
+  lossy::HighFollowCache cache_;
+  HighFollowRefresher refresher_;
+  std::unique_ptr<hotkey::HotKeyDetector<std::uint32_t>> detector_;
+  std::unique_ptr<hotkey::HotKeyClientCache<std::uint32_t>> client_cache_;
+  std::vector<std::unique_ptr<Job>> jobs_;
+  std::vector<std::unique_ptr<ReadJob>> reads_;
+  std::vector<std::uint32_t> offered_;
+  std::vector<std::uint32_t> delivered_;
+  sim::Histogram page_duration_;
+  sim::Histogram post_duration_;
+  sim::Histogram read_latency_;
+  sim::Histogram read_db_reads_;
+  sim::Kind kind_page_;
+};
+
+}  // namespace fanout

@@ -1,0 +1,77 @@
+#pragma once
+// The string-interning workload (domain.md §10): N closed-loop workers, each interning the next
+// string of a shared stream (new strings, and a share of repeats of earlier ones) in one
+// FoundationDB transaction with the chosen allocator, retried with onError until acknowledged.
+// At the end the InterningChecker inspects the final store. Tests, plots and the benchmark all
+// call run_interning_experiment.
+#include <cstdint>
+#include <string>
+
+#include "components/uidalloc/allocator.hpp"
+#include "components/uidalloc/interning_checker.hpp"
+#include "models/fdb/config.hpp"
+#include "models/fdb/database.hpp"
+#include "sim/histogram.hpp"
+#include "sim/process.hpp"
+#include "sim/time.hpp"
+
+namespace fdb {
+
+struct InterningConfig {
+  uidalloc::AllocatorConfig allocator;
+  DatabaseConfig database;
+  int workers = 1;
+  std::int64_t requests = 1000;  // interning requests in total, handed out in order
+  double repeat_fraction = 0.0;  // share of requests naming an already-requested string
+  std::uint64_t seed = 1;
+  int max_attempts = 10'000;  // per request; a request past it is counted as given up
+  bool check = true;          // run the InterningChecker on the final store
+  // Throws std::invalid_argument naming the field.
+  void validate() const;
+};
+
+struct InterningResults {
+  std::uint64_t requests = 0;
+  std::uint64_t acknowledged = 0;
+  std::uint64_t created = 0;   // acknowledged with a newly allocated UID
+  std::uint64_t attempts = 0;  // transactions started (first tries + retries)
+  std::uint64_t not_committed = 0;
+  std::uint64_t too_old = 0;
+  std::uint64_t unknown_results = 0;
+  std::uint64_t collisions_rejected = 0;  // xxhash collision check refused the string
+  std::uint64_t allocation_failures = 0;  // every try hit an exhausted sequence
+  std::uint64_t gave_up = 0;
+  double sim_seconds = 0;
+  sim::Histogram latency_ns;  // request: first attempt to acknowledgement
+  uidalloc::CheckReport check;
+  DatabaseStats database;
+  std::uint64_t events = 0;
+  std::uint64_t fingerprint = 0;
+
+  double throughput_per_s() const { return sim_seconds > 0 ? acknowledged / sim_seconds : 0; }
+  double created_per_s() const { return sim_seconds > 0 ? created / sim_seconds : 0; }
+  // Share of commit attempts rejected with not_committed.
+  double conflict_rate() const {
+    return attempts ? static_cast<double>(not_committed) / static_cast<double>(attempts) : 0;
+  }
+  double retries_per_request() const {
+    return requests ? static_cast<double>(attempts - requests) / static_cast<double>(requests)
+                    : 0;
+  }
+};
+
+InterningResults run_interning_experiment(const InterningConfig& config);
+
+// One interning request as a client runs it (FoundationDB's Transact loop): a fresh transaction,
+// retried with on_error up to max_attempts. Tallies attempts/errors/latency into `tally`.
+enum class InternStatus { acknowledged, collision, allocation_failed, gave_up };
+struct InternReply {
+  InternStatus status = InternStatus::gave_up;
+  std::uint64_t uid = 0;
+  bool created = false;
+};
+sim::Task<InternReply> intern_with_retries(Database& db, uidalloc::UidAllocator& allocator,
+                                           sim::Rng& rng, std::string str, int max_attempts,
+                                           InterningResults& tally);
+
+}  // namespace fdb

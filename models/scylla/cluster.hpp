@@ -1,0 +1,153 @@
+#pragma once
+// A Scylla cluster of nodes x shards serving timeline partitions (one per user).
+//
+// A write: the shard-aware driver sends it to a random replica's owning shard, which acts as
+// coordinator (CQL work on that shard's queue); the coordinator forwards to all RF replicas and
+// answers once CL of them have replied (domain.md §7.4, §7.5). Each replica's shard queues the
+// write plus any trim it triggers (TimelinePartition). Two kernel events per write (coordinator
+// done, reply), no coroutine: a 2M-follower fan-out is millions of writes.
+//
+// Network delays are constant and added on the reply path, so every shard sees arrivals in
+// the order they were issued; a remote replica thus starts its work replica_rtt/2 earlier than
+// it would in reality (docs/models/scylla.md states the approximation).
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/scylla/shard_queue.hpp"
+#include "models/scylla/timeline_partition.hpp"
+#include "models/scylla/token_ring.hpp"
+#include "sim/histogram.hpp"
+#include "sim/simulation.hpp"
+
+namespace scylla {
+
+enum class Consistency { One, Quorum, LocalQuorum, All };
+enum class Placement { TokenRing, ShuffleShard };
+
+Consistency parse_consistency(std::string_view s);  // "ONE", "QUORUM", "LOCAL_QUORUM", "ALL"
+Placement parse_placement(std::string_view s);      // "token_ring", "shuffle_shard"
+// Replies the coordinator waits for. One DC is modelled, so LOCAL_QUORUM = QUORUM.
+std::uint32_t replies_needed(Consistency cl, std::uint32_t rf);
+
+struct ScyllaConfig {
+  std::uint32_t nodes = 16;            // assumption: 16 x 24 = 384 shards, "hundreds" (§8.1)
+  std::uint32_t shards_per_node = 24;  // assumption: 24-core nodes, one shard per core (§7.1)
+  std::uint32_t num_tokens = 256;      // domain.md §7.2 (sample scylla.yaml)
+  std::uint32_t ignore_msb = 12;       // domain.md §7.3
+  std::uint32_t rf = 3;                // domain.md §7.4 ("RF >= 3 typical")
+  Consistency cl = Consistency::Quorum;  // assumption: Bluesky's CL is not published
+  Placement placement = Placement::TokenRing;
+  // Latency composition; the unloaded sum (client_rtt + coordinator + replica_rtt + write)
+  // ~= 550 us is set near the published 600 us mean (domain.md §7.6). The tail is not set:
+  // it comes from queueing.
+  sim::Duration client_rtt = 300 * sim::kMicrosecond;   // assumption: same-DC round trip
+  sim::Duration replica_rtt = 200 * sim::kMicrosecond;  // assumption: node-to-node round trip
+  sim::Duration coordinator_service_mean = 20 * sim::kMicrosecond;  // assumption
+  sim::Duration read_service_mean = 50 * sim::kMicrosecond;         // assumption
+  bool exponential_service = true;  // false: every service time equals its mean ("no tail")
+  TimelineCostModel timeline;
+  // Background: the rest of the fleet's timeline writes, > 1M/s at busy times (§8.3), spread
+  // evenly over shards. `scale` simulates that fraction of them, each carrying 1/scale of the
+  // work, so per-shard utilisation is scale-invariant (docs/models/scylla.md).
+  double background_writes_per_s = 0.0;
+  double scale = 0.01;
+  double hot_utilisation = 0.8;  // a shard busier than this over a window is "hot" (docs)
+
+  void validate() const;
+  std::uint32_t total_shards() const { return nodes * shards_per_node; }
+};
+
+using PartitionKey = std::uint32_t;  // a user id: one Timeline partition per user
+using ShardId = std::uint32_t;       // node * shards_per_node + core
+
+class WriteSink {
+ public:
+  virtual ~WriteSink() = default;
+  virtual void on_done(sim::Simulation& sim, std::uint64_t tag, sim::Duration latency) = 0;
+};
+
+class ScyllaCluster {
+ public:
+  ScyllaCluster(sim::Simulation& sim, ScyllaConfig cfg, std::uint32_t partitions,
+                std::string_view name = "scylla");
+  ~ScyllaCluster();
+  ScyllaCluster(const ScyllaCluster&) = delete;
+  ScyllaCluster& operator=(const ScyllaCluster&) = delete;
+
+  void write(PartitionKey key, WriteSink& sink, std::uint64_t tag);
+  void read(PartitionKey key, std::uint32_t rows, WriteSink& sink, std::uint64_t tag);
+
+  // A partition written at `writes_per_s` by the rest of the fleet (a hyper-following
+  // account's timeline); simulated write by write, never scaled.
+  void add_background_partition(PartitionKey key, double writes_per_s);
+
+  // RF shards holding the partition (global shard ids).
+  const ShardId* replicas(PartitionKey key);
+  std::uint32_t rf() const { return cfg_.rf; }
+
+  // Utilisation since the last reset_window() (background generated up to `now` first).
+  void reset_window(sim::Time now);
+  double utilisation(ShardId s, sim::Time now);
+  std::uint32_t count_hot_shards(sim::Time now);
+  std::vector<double> utilisations(sim::Time now);
+
+  const sim::Histogram& write_latency() const { return write_latency_; }
+  const sim::Histogram& read_latency() const { return read_latency_; }
+  void reset_latency() {
+    write_latency_.reset();
+    read_latency_.reset();
+  }
+  const ScyllaConfig& config() const { return cfg_; }
+  const TokenRing& ring() const { return ring_; }
+  TimelinePartition& partition(PartitionKey k) { return partitions_.at(k); }
+  std::uint32_t partitions() const { return static_cast<std::uint32_t>(partitions_.size()); }
+  std::uint64_t writes_done() const { return writes_done_; }
+
+ private:
+  struct Op;
+  // The fleet's writes into one hyper-followed partition, as seen by one replica shard (each
+  // replica keeps its own copy of the partition, hence its own trim state).
+  struct HotWriter {
+    PartitionKey key;
+    double rate_per_ns;
+    sim::Time next;
+    TimelinePartition copy;
+  };
+  friend struct Op;
+
+  void start(Op* op);
+  void replicate(Op* op);
+  void finish(Op* op);
+  void advance(ShardId s, sim::Time now);
+  void advance_hot(ShardId s, sim::Time now);
+  sim::Duration draw(sim::Duration mean);
+  Op* alloc_op();
+  void compute_route(PartitionKey key);
+
+  sim::Simulation& sim_;
+  ScyllaConfig cfg_;
+  sim::Rng& rng_;     // service times, coordinator choice
+  sim::Rng& bg_rng_;  // background arrivals
+  TokenRing ring_;
+  std::vector<ShardQueue> shards_;
+  std::vector<std::vector<HotWriter>> hot_;  // per shard
+  std::vector<TimelinePartition> partitions_;
+  std::vector<ShardId> routes_;  // rf per partition; kNoRoute until computed
+  std::vector<double> window_busy_;
+  sim::Time window_start_ = 0;
+  double bg_rate_per_ns_ = 0;  // simulated background arrivals per shard per ns
+  sim::Duration bg_service_mean_ = 0;
+  sim::Histogram write_latency_;
+  sim::Histogram read_latency_;
+  std::vector<Op*> free_ops_;
+  std::vector<Op*> all_ops_;
+  sim::Kind kind_coord_;
+  sim::Kind kind_reply_;
+  sim::ActorId actor_;
+  std::uint64_t writes_done_ = 0;
+  std::uint32_t needed_;
+};
+
+}  // namespace scylla

@@ -1,0 +1,44 @@
+#pragma once
+// Builders of a FollowGraph: a seeded power-law population (the shape of real follow graphs,
+// with named celebrities and hyper-following bots, domain.md §8.1/§8.2), or an edge-list file.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/social/follow_graph.hpp"
+#include "sim/rng.hpp"
+
+namespace social {
+
+struct NamedAccount {
+  std::string name;
+  std::uint32_t count = 0;  // followers of a celebrity / accounts a bot follows
+};
+
+struct PopulationSpec {
+  std::uint32_t users = 100'000;  // ordinary users; named accounts are added after them
+  // Follow counts of ordinary users: Pareto(x_m, alpha) rounded, capped at max_follows.
+  // assumption: alpha 2 and mean 50 (a heavy-tailed out-degree; Bluesky's is not published).
+  double mean_follows = 50.0;
+  double follows_alpha = 2.0;
+  std::uint32_t max_follows = 5'000;
+  // Whom they follow: Zipf popularity over a random ranking of users (assumption: s = 1).
+  double popularity_zipf_s = 1.0;
+  std::vector<NamedAccount> celebrities;  // e.g. {"celebrity", 2'000'000} (domain.md §8.2)
+  std::vector<NamedAccount> bots;         // e.g. {"bot/1", 300'000} (domain.md §8.1)
+  // assumption: an account that follows hundreds of thousands follows every celebrity too;
+  // the rest of its follows are uniform over ordinary users.
+  bool bots_follow_celebrities = true;
+
+  void validate() const;
+};
+
+// Deterministic given the stream. Ordinary users' follow lists are de-duplicated (a drawn
+// duplicate is dropped, so a user may end slightly below its drawn count).
+FollowGraph build_population(const PopulationSpec& spec, sim::Rng& rng);
+
+// "follower followee" per line (decimal ids, whitespace-separated, '#' starts a comment).
+// users = 1 + the largest id seen unless given. Errors name the file and line.
+FollowGraph load_edge_list(const std::string& path, std::uint32_t users = 0);
+
+}  // namespace social

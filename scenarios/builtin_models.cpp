@@ -1,0 +1,28 @@
+// The kinds the project ships, registered explicitly (static libraries drop self-registering
+// objects). Kept apart from model_registry.cpp so tools that need only the registry machinery
+// (the loader fuzzer) do not link every model.
+#include "scenarios/kind_dataplane.hpp"
+#include "scenarios/model_registry.hpp"
+#include "scenarios/queue_server.hpp"
+
+namespace skysim::scenarios {
+
+void register_fanout(Registry& r);  // scenarios/kind_fanout.cpp
+
+void register_builtin_models(Registry& r) {
+  r.add(queue_server_kind());
+  r.add(dataplane_kind());
+  register_fanout(r);
+  // The lead adds the models of models/ here (net, memcached, goruntime, fdb, scylla, ...).
+}
+
+const Registry& builtin_registry() {
+  static const Registry registry = [] {
+    Registry r;
+    register_builtin_models(r);
+    return r;
+  }();
+  return registry;
+}
+
+}  // namespace skysim::scenarios

@@ -1,0 +1,309 @@
+// The `dataplane` service kind: one Bluesky AppView data-plane host (models/dataplane) wired
+// into a scenario. Every parameter is declared once here; `scale` shrinks the extensive ones
+// (port range, idle pool, cache, heap, memory limit, Scylla share, log bandwidth) together so
+// ratios — and so the dynamics — hold (docs/models/dataplane.md, "Scale").
+#include "scenarios/kind_dataplane.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/dataplane/data_plane_host.hpp"
+
+namespace skysim::scenarios {
+namespace {
+
+using sim::ParamType;
+using namespace skysim::dataplane;
+
+std::int64_t scaled(std::int64_t v, double scale, std::int64_t floor = 1) {
+  return std::max<std::int64_t>(floor, std::llround(static_cast<double>(v) * scale));
+}
+
+std::vector<sim::ParamSpec> dataplane_params() {
+  auto p = [](std::string name, ParamType t, std::string unit, std::string def, std::string doc,
+              bool settable = false, std::optional<double> min = std::nullopt,
+              std::optional<double> max = std::nullopt, std::vector<std::string> choices = {}) {
+    sim::ParamSpec s;
+    s.name = std::move(name);
+    s.type = t;
+    s.unit = std::move(unit);
+    s.default_text = std::move(def);
+    s.doc = std::move(doc);
+    s.settable = settable;
+    s.min = min;
+    s.max = max;
+    s.choices = std::move(choices);
+    return s;
+  };
+  return {
+      // Handlers (domain.md §1.4, §4)
+      p("get_post_record_limit", ParamType::Int, "goroutines", "-1",
+        "errgroup SetLimit of GetPostRecord; -1 = none (the bug), 50 = the fix (§1.4)", true, -1,
+        1e6),
+      p("handler_limit", ParamType::Int, "goroutines", "50",
+        "errgroup SetLimit of every other handler (§1.4)", true, -1, 1e6),
+      p("max_batch", ParamType::Count, "URIs", "0",
+        "what-if: reject GetPostRecord batches above this size; 0 = no cap (as it was)", true, 0,
+        1e9),
+      p("backfill_clients", ParamType::String, "", "batch-service",
+        "comma-separated clients whose URIs are cold (mostly cache misses; assumption: a backfill)"),
+      // Go runtime (§3)
+      p("cores", ParamType::Count, "", "16", "CPU cores of the host (assumption; not found, §12)",
+        false, 1, 1024),
+      p("gomaxprocs", ParamType::Count, "", "0", "GOMAXPROCS; 0 = cores (Go default)", false, 0,
+        1024),
+      p("gogc", ParamType::Int, "%", "100", "GOGC; -1 = off (values not found, §1.4)", false, -1,
+        100000),
+      p("gomemlimit", ParamType::Size, "bytes", "0",
+        "GOMEMLIMIT at full scale; 0 = none (values not found, §1.4)", false, 0, 1e15),
+      p("memory_limit", ParamType::Size, "bytes", "0",
+        "container memory limit at full scale; RSS above it is an OOM kill; 0 = none", false, 0,
+        1e15),
+      p("restart_delay", ParamType::Duration, "", "30s",
+        "time from a crash to the restarted process (assumption: kubelet back-off)", false, 0,
+        1e15),
+      p("max_threads", ParamType::Count, "threads", "10000",
+        "runtime/debug.SetMaxThreads; above it: thread exhaustion (§3.2)", false, 1, 1e7),
+      p("baseline_live_heap", ParamType::Size, "bytes", "512MiB",
+        "long-lived heap of the process at full scale (assumption: in-memory caches)", false, 0,
+        1e15),
+      p("cpu_per_uri", ParamType::Duration, "", "20us",
+        "Go CPU to decode one post and build its reply (assumption)", true, 0, 1e9),
+      p("garbage_per_uri", ParamType::Size, "bytes", "4KiB",
+        "short-lived allocation per URI (assumption)", false, 0, 1e9),
+      p("live_per_uri", ParamType::Size, "bytes", "1KiB",
+        "heap held while a URI is in flight (assumption)", false, 0, 1e9),
+      p("stw_per_thread", ParamType::Duration, "", "500ns",
+        "stop-the-world cost per M to stop (assumption; no pause numbers published, §3.3)", false,
+        0, 1e9),
+      // Kernel TCP (§2)
+      p("port_lo", ParamType::Count, "", "32768", "ip_local_port_range low end (Linux default)",
+        false, 1, 65535),
+      p("port_hi", ParamType::Count, "", "60999",
+        "ip_local_port_range high end at full scale (Linux default); the range shrinks with scale",
+        false, 1, 65535),
+      p("time_wait", ParamType::Duration, "", "60s", "TCP_TIMEWAIT_LEN (§2.2)", false, 1, 1e13),
+      p("tw_reuse", ParamType::Int, "", "2", "net.ipv4.tcp_tw_reuse: 0, 1, 2 = loopback (§2.4)",
+        false, 0, 2),
+      p("dialer", ParamType::Enum, "", "fixed_source",
+        "memcached source address: fixed_source 127.32.0.1 (as it was), random_loopback (the "
+        "band-aid), default (no bind) (§1.3, §1.7)",
+        true, std::nullopt, std::nullopt, {"fixed_source", "random_loopback", "default"}),
+      p("bind_address_no_port", ParamType::Bool, "", "false",
+        "IP_BIND_ADDRESS_NO_PORT on the fixed-source dialer (§2.3)"),
+      // memcached (§5)
+      p("max_idle_conns", ParamType::Count, "conns", "1000",
+        "gomemcache MaxIdleConns at full scale (Bluesky: 1000, §1.4)", true, 1, 1e7),
+      p("cache_timeout", ParamType::Duration, "", "500ms", "gomemcache Timeout (default, §5)",
+        false, 1, 1e12),
+      p("linger_zero", ParamType::Bool, "", "false",
+        "what-if: SO_LINGER 0 on surplus closes (RST, no TIME_WAIT, §2.5)"),
+      p("cache_items", ParamType::Count, "items", "2M",
+        "memcached capacity at full scale (assumption; size not published)", false, 1, 1e12),
+      p("cache_max_connections", ParamType::Count, "conns", "1M",
+        "memcached -c (assumption: raised far above the storm; §1 puts TIME_WAIT on the client)",
+        false, 1, 1e9),
+      // Logging (§1.6 #3, §1.8)
+      p("log_policy", ParamType::Enum, "", "every",
+        "every error a write(2) (as it was), sampled, rate_limited, or count (metrics only)", true,
+        std::nullopt, std::nullopt, {"every", "sampled", "rate_limited", "count"}),
+      p("log_drain", ParamType::Double, "bytes/s", "20e6",
+        "log pipe drain bandwidth at full scale (assumption: a busy container log driver)", false,
+        0, 1e12),
+      p("log_line_bytes", ParamType::Size, "bytes", "330",
+        "bytes per error line (the §1.5 JSON record)", false, 1, 1e6),
+      // Scylla share (§7.6)
+      p("scylla_concurrency", ParamType::Count, "reads", "512",
+        "reads in flight to Scylla at full scale (assumption: the host's share of the cluster)",
+        false, 1, 1e7),
+      p("scylla_read_median", ParamType::Duration, "", "600us",
+        "Scylla read median (assumption: like the ~600 µs write average, §7.6)", false, 1, 1e12),
+      p("scylla_read_p99", ParamType::Duration, "", "15ms", "Scylla P99 (§7.6)", false, 1, 1e12),
+  };
+}
+
+bool listed(const std::string& csv, const std::string& name) {
+  std::size_t start = 0;
+  while (start <= csv.size()) {
+    std::size_t end = csv.find(',', start);
+    if (end == std::string::npos) end = csv.size();
+    if (csv.compare(start, end - start, name) == 0) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+logsink::LogPolicy log_policy_of(const std::string& s) {
+  if (s == "every") return logsink::LogPolicy::kEveryError;
+  if (s == "sampled") return logsink::LogPolicy::kSampled;
+  if (s == "rate_limited") return logsink::LogPolicy::kRateLimited;
+  return logsink::LogPolicy::kCountOnly;
+}
+
+DataPlaneConfig config_from(const HostContext& ctx) {
+  const sim::ParamValues& v = ctx.params;
+  const double s = ctx.scale;
+  DataPlaneConfig c;
+  c.name = ctx.path();
+  c.get_post_record_limit = v.integer("get_post_record_limit");
+  c.handler_limit = v.integer("handler_limit");
+  c.max_batch_uris = v.count("max_batch");
+  c.go.name = ctx.path();
+  c.go.cores = static_cast<int>(v.count("cores"));
+  c.go.gomaxprocs = static_cast<int>(v.count("gomaxprocs"));
+  c.go.gogc = static_cast<int>(v.integer("gogc"));
+  c.go.gomemlimit_bytes = v.size_bytes("gomemlimit") > 0 ? scaled(v.size_bytes("gomemlimit"), s) : 0;
+  c.go.container_memory_limit_bytes =
+      v.size_bytes("memory_limit") > 0 ? scaled(v.size_bytes("memory_limit"), s) : 0;
+  c.go.restart_delay = v.duration("restart_delay");
+  c.go.max_threads = v.count("max_threads");
+  c.go.stw_per_thread = v.duration("stw_per_thread");
+  c.baseline_live_heap_bytes = scaled(v.size_bytes("baseline_live_heap"), s, 0);
+  c.cpu_per_uri = v.duration("cpu_per_uri");
+  c.garbage_per_uri_bytes = v.size_bytes("garbage_per_uri");
+  c.live_per_uri_bytes = v.size_bytes("live_per_uri");
+  const auto lo = v.count("port_lo"), hi = v.count("port_hi");
+  if (hi < lo) throw std::invalid_argument("dataplane: port_hi must be >= port_lo");
+  c.net.port_lo = static_cast<std::uint16_t>(lo);
+  c.net.port_hi = static_cast<std::uint16_t>(lo + scaled(hi - lo + 1, s) - 1);
+  c.net.time_wait = v.duration("time_wait");
+  c.net.tw_reuse = static_cast<int>(v.integer("tw_reuse"));
+  c.dialer = parse_dialer_policy(v.choice("dialer"));
+  c.bind_address_no_port = v.flag("bind_address_no_port");
+  c.cache_client.max_idle_conns = static_cast<int>(scaled(v.count("max_idle_conns"), s));
+  c.cache_client.timeout = v.duration("cache_timeout");
+  c.cache_client.linger_zero = v.flag("linger_zero");
+  c.cache_server.capacity_items = static_cast<std::size_t>(scaled(v.count("cache_items"), s));
+  c.cache_server.max_connections = static_cast<int>(
+      std::min<std::int64_t>(v.count("cache_max_connections"), 1 << 30));
+  c.logger.policy = log_policy_of(v.choice("log_policy"));
+  c.logger.line_bytes = v.size_bytes("log_line_bytes");
+  c.log_sink.drain_bytes_per_second = v.real("log_drain") * s;
+  c.scylla_concurrency = static_cast<int>(scaled(v.count("scylla_concurrency"), s));
+  c.scylla_read_median = v.duration("scylla_read_median");
+  c.scylla_read_p99 = v.duration("scylla_read_p99");
+  // The key spaces shrink with the cache so the hit ratio is scale-invariant.
+  c.hot_posts = static_cast<std::uint64_t>(scaled(200'000, s));
+  c.cold_posts = static_cast<std::uint64_t>(scaled(50'000'000, s));
+  return c;
+}
+
+class DataPlaneInstance final : public Instance {
+ public:
+  DataPlaneInstance(World& w, const HostContext& ctx)
+      : Instance(ctx),
+        host_(w.sim(), config_from(ctx)),
+        backfill_clients_(ctx.params.string("backfill_clients")),
+        scale_(ctx.scale) {
+    sim::Labels host{{"dc", ctx.datacenter}, {"host", path()}};
+    auto& m = w.metrics();
+    auto& go = host_.go();
+    m.gauge_fn("dataplane.up", host, [&go] { return go.alive() ? 1.0 : 0.0; });
+    m.gauge_fn("go.threads", host, [&go] { return static_cast<double>(go.threads()); });
+    m.gauge_fn("go.goroutines", host, [&go] { return static_cast<double>(go.goroutines()); });
+    m.gauge_fn("go.heap_bytes", host, [&go] { return static_cast<double>(go.heap_alloc_bytes()); });
+    m.gauge_fn("go.rss_bytes", host, [&go] { return static_cast<double>(go.rss_bytes()); });
+    m.gauge_fn("go.gc_cpu_fraction", host, [&go] { return go.gc_cpu_fraction(); });
+    m.gauge_fn("go.stw_last_ns", host, [&go] { return static_cast<double>(go.last_stw()); });
+    m.gauge_fn("go.stw_peak_ns", host, [&go] { return static_cast<double>(go.peak_stw()); });
+    m.gauge_fn("go.crashes", host, [&go] { return static_cast<double>(go.crashes()); });
+    m.gauge_fn("go.oom_kills", host, [&go] { return static_cast<double>(go.oom_kills()); });
+    auto& ns = host_.kernel();
+    m.gauge_fn("tcp.time_wait", host, [&ns] { return static_cast<double>(ns.time_wait_count()); });
+    const auto& st = host_.stats();
+    m.gauge_fn("memcached.bind_errors", host,
+               [&st] { return static_cast<double>(st.bind_errors); });
+    m.gauge_fn("memcached.cache_errors", host,
+               [&st] { return static_cast<double>(st.cache_errors); });
+    m.gauge_fn("dataplane.uris", host, [&st] { return static_cast<double>(st.uris); });
+    m.gauge_fn("dataplane.scylla_reads", host,
+               [&st] { return static_cast<double>(st.scylla_reads); });
+    m.gauge_fn("log.lines_written", host,
+               [this] { return static_cast<double>(host_.logger().lines_written()); });
+    m.gauge_fn("log.errors", host, [this] { return static_cast<double>(host_.logger().errors()); });
+    m.gauge_fn("scylla.queued", host,
+               [this] { return static_cast<double>(host_.scylla().queued()); });
+  }
+
+  void handle(Request r) override {
+    auto done = [r](const RpcResult& res) mutable {
+      r.complete(Response{res.ok, res.error});
+    };
+    const std::int64_t uris = std::max<std::int64_t>(1, r.size_bytes);
+    if (r.endpoint == "GetPostRecord") {
+      PostMix mix = listed(backfill_clients_, r.client) ? PostMix::kCold : PostMix::kHot;
+      host_.get_post_record(uris, mix, std::move(done));
+    } else {
+      host_.small_rpc(uris, std::move(done));
+    }
+  }
+
+  void set(std::string_view name, const sim::ParamValue& v) override {
+    if (name == "get_post_record_limit") {
+      host_.set_get_post_record_limit(v.integer);
+    } else if (name == "handler_limit") {
+      host_.set_handler_limit(v.integer);
+    } else if (name == "max_batch") {
+      host_.set_max_batch_uris(v.integer);
+    } else if (name == "dialer") {
+      host_.set_dialer(parse_dialer_policy(v.text));
+    } else if (name == "log_policy") {
+      host_.set_log_policy(log_policy_of(v.text));
+    } else if (name == "max_idle_conns") {
+      host_.set_max_idle_conns(static_cast<int>(scaled(v.integer, scale_)));
+    } else {
+      Instance::set(name, v);
+    }
+  }
+
+  void crash() override { host_.kill(); }
+  void restart() override {}  // the Go process restarts itself after restart_delay
+
+  std::vector<Invariant> invariants() override {
+    return {
+        {"sockets_consistent",
+         [this] {
+           try {
+             host_.kernel().check_invariants();
+             return std::string();
+           } catch (const std::exception& e) {
+             return std::string(e.what());
+           }
+         }},
+        {"rpcs_accounted",
+         [this] {
+           const auto& st = host_.stats();
+           auto answered = st.rpcs_ok + st.rpcs_unavailable + st.rpcs_crashed + st.rpcs_rejected;
+           auto in_flight = static_cast<std::uint64_t>(host_.rpcs_in_flight());
+           if (answered + in_flight != st.rpcs) {
+             return "rpcs " + std::to_string(st.rpcs) + " != answered " +
+                    std::to_string(answered) + " + in flight " + std::to_string(in_flight);
+           }
+           return std::string();
+         }},
+    };
+  }
+
+  DataPlaneHost& host() { return host_; }
+
+ private:
+  DataPlaneHost host_;
+  std::string backfill_clients_;
+  double scale_;
+};
+
+}  // namespace
+
+ServiceKind dataplane_kind() {
+  return ServiceKind{
+      .name = "dataplane",
+      .doc = "Bluesky AppView data-plane host: Go process, local memcached, TCP stack, log pipe "
+             "(domain.md §1)",
+      .params = dataplane_params(),
+      .endpoints = {"GetPostRecord", "GetActorProfile", "GetThread"},
+      .build = [](World& w, const HostContext& ctx) -> std::unique_ptr<Instance> {
+        return std::make_unique<DataPlaneInstance>(w, ctx);
+      }};
+}
+
+}  // namespace skysim::scenarios

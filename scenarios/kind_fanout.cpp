@@ -1,0 +1,205 @@
+// The `fanout` service kind: Bluesky's Following-feed fan-out (models/fanout) onto a sharded
+// Scylla cluster (models/scylla) over a generated follow graph (models/social), wired into a
+// scenario. One host = one whole system (graph, cluster, fan-out service). Endpoints:
+//   post - the named celebrity posts; the request completes when its fan-out has finished;
+//   read - a uniformly chosen user reads a page of their timeline.
+// The lead adds `register_fanout(r)` to register_builtin_models (scenarios/builtin_models.cpp).
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/fanout/fanout_service.hpp"
+#include "models/scylla/cluster.hpp"
+#include "models/social/population.hpp"
+#include "scenarios/model_registry.hpp"
+
+namespace skysim::scenarios {
+namespace {
+
+using sim::ParamType;
+
+sim::ParamSpec param(std::string name, ParamType t, std::string unit, std::string def,
+                     std::string doc, std::optional<double> min = std::nullopt,
+                     std::optional<double> max = std::nullopt,
+                     std::vector<std::string> choices = {}) {
+  sim::ParamSpec s;
+  s.name = std::move(name);
+  s.type = t;
+  s.unit = std::move(unit);
+  s.default_text = std::move(def);
+  s.doc = std::move(doc);
+  s.min = min;
+  s.max = max;
+  s.choices = std::move(choices);
+  return s;
+}
+
+std::vector<sim::ParamSpec> fanout_params() {
+  return {
+      // Follow graph (docs/models/social.md)
+      param("users", ParamType::Count, "users", "2.05M",
+            "ordinary users (Bluesky ~32M, §8.1; fewer keeps runs short)", 2, 1e9),
+      param("mean_follows", ParamType::Double, "", "5",
+            "mean follows of an ordinary user (assumption; unpublished)", 1, 1e6),
+      param("celebrity_followers", ParamType::Count, "", "2M", "the posting author (§8.2)", 1,
+            1e9),
+      param("bots", ParamType::Count, "", "6", "hyper-following accounts (§8.1)", 0, 1e4),
+      param("bot_follows", ParamType::Count, "", "300k", "follows of each bot (§8.1)", 1, 1e9),
+      param("graph_seed", ParamType::Int, "", "1", "seed of the graph generator", 0, 1e18),
+      // Scylla (docs/models/scylla.md)
+      param("nodes", ParamType::Count, "", "16", "Scylla nodes (assumption)", 1, 1e4),
+      param("shards_per_node", ParamType::Count, "", "24", "cores per node (assumption)", 1, 1024),
+      param("replication_factor", ParamType::Count, "", "3", "RF (§7.4)", 1, 16),
+      param("consistency", ParamType::Enum, "", "QUORUM", "write/read CL (§7.4; assumption)",
+            std::nullopt, std::nullopt, {"ONE", "QUORUM", "LOCAL_QUORUM", "ALL"}),
+      param("placement", ParamType::Enum, "", "token_ring",
+            "token_ring (vnodes 256, §7.2-7.3) or shuffle_shard (§8.4)", std::nullopt,
+            std::nullopt, {"token_ring", "shuffle_shard"}),
+      param("background_writes", ParamType::Rate, "writes/s", "500k/s",
+            "the rest of the fleet's timeline writes (§8.3: > 1M/s at busy times)", 0, 1e9),
+      param("background_scale", ParamType::Double, "", "0.1",
+            "fraction of background writes simulated (x scenario scale), each 1/scale heavy",
+            1e-6, 1),
+      param("posts_per_followed_s", ParamType::Double, "1/s", "0.005",
+            "posts/s of each account a bot follows (assumption; sets bot timeline load)", 0, 1),
+      // Fan-out (docs/fanout.md)
+      param("policy", ParamType::Enum, "", "full", "full fan-out or lossy timelines (§8.3)",
+            std::nullopt, std::nullopt, {"full", "lossy"}),
+      param("reasonable_limit", ParamType::Count, "follows", "2000", "lossy limit (§8.3)", 1,
+            1e9),
+      param("page_size", ParamType::Count, "followers", "10k", "§8.2", 1, 1e8),
+      param("concurrency", ParamType::Count, "writes", "1000", "§8.2", 1, 1e7),
+      param("on_read_threshold", ParamType::Count, "followers", "0",
+            "fan-out-on-read above this many followers; 0 = off (§8.5)", 0, 1e10),
+      param("hotkey_cache", ParamType::Bool, "", "false",
+            "hot-key detection + client caching on reads (§9)"),
+      param("hotkey_ttl", ParamType::Duration, "", "1s", "client cache TTL (assumption, §9.2)",
+            1, 1e15),
+  };
+}
+
+class FanoutInstance final : public Instance {
+ public:
+  FanoutInstance(World& w, const HostContext& ctx) : Instance(ctx), sim_(w.sim()) {
+    const sim::ParamValues& v = ctx.params;
+    social::PopulationSpec pop;
+    pop.users = static_cast<std::uint32_t>(v.count("users"));
+    pop.mean_follows = v.real("mean_follows");
+    pop.celebrities = {{"celebrity", static_cast<std::uint32_t>(v.count("celebrity_followers"))}};
+    for (std::int64_t b = 0; b < v.count("bots"); ++b) {
+      pop.bots.push_back({"bot/" + std::to_string(b),
+                          static_cast<std::uint32_t>(v.count("bot_follows"))});
+    }
+    sim::Rng graph_rng(static_cast<std::uint64_t>(v.integer("graph_seed")));
+    graph_ = std::make_unique<social::FollowGraph>(social::build_population(pop, graph_rng));
+    celebrity_ = graph_->id_of("celebrity");
+
+    scylla::ScyllaConfig sc;
+    sc.nodes = static_cast<std::uint32_t>(v.count("nodes"));
+    sc.shards_per_node = static_cast<std::uint32_t>(v.count("shards_per_node"));
+    sc.rf = static_cast<std::uint32_t>(v.count("replication_factor"));
+    sc.cl = scylla::parse_consistency(v.choice("consistency"));
+    sc.placement = scylla::parse_placement(v.choice("placement"));
+    sc.background_writes_per_s = v.rate_per_s("background_writes");
+    sc.scale = std::min(1.0, v.real("background_scale") * ctx.scale);
+    cluster_ = std::make_unique<scylla::ScyllaCluster>(
+        sim_, sc, fanout::FanoutService::partitions_needed(*graph_), path() + "/scylla");
+
+    fanout::FanoutConfig fc;
+    fc.policy = fanout::parse_fanout_policy(v.choice("policy"));
+    fc.reasonable_limit = static_cast<std::uint64_t>(v.count("reasonable_limit"));
+    fc.page_size = static_cast<std::uint32_t>(v.count("page_size"));
+    fc.concurrency = static_cast<std::uint32_t>(v.count("concurrency"));
+    fc.on_read_threshold = static_cast<std::uint32_t>(v.count("on_read_threshold"));
+    fc.hotkey_cache = v.flag("hotkey_cache");
+    fc.hotkey_ttl = v.duration("hotkey_ttl");
+    service_ = std::make_unique<fanout::FanoutService>(sim_, *cluster_, *graph_, fc);
+    posts_per_followed_s_ = v.real("posts_per_followed_s");
+    reader_rng_ = &sim_.stream(path() + "/readers");
+
+    const sim::Labels labels{{"host", path()}};
+    post_duration_ = &w.metrics().histogram("fanout.post_duration", labels);
+    read_latency_ = &w.metrics().histogram("fanout.read_latency", labels);
+    w.metrics().gauge_fn("fanout.page_p99_ns", labels, [this] {
+      return static_cast<double>(service_->page_duration().quantile(0.99));
+    });
+    w.metrics().gauge_fn("fanout.write_p99_ns", labels, [this] {
+      return static_cast<double>(cluster_->write_latency().quantile(0.99));
+    });
+  }
+
+  ~FanoutInstance() override {
+    if (!sim_.shutting_down()) {
+      sim_.shutdown();  // page timers and in-flight writes point into the models below
+    }
+  }
+
+  void start(World&) override {
+    service_->start();
+    if (posts_per_followed_s_ > 0) {
+      service_->install_hyperfollower_background(100'000, posts_per_followed_s_);
+    }
+  }
+
+  void handle(Request r) override {
+    if (!up()) {
+      r.complete({false, "crashed"});
+      return;
+    }
+    auto req = std::make_shared<Request>(std::move(r));
+    if (req->endpoint == "post") {
+      service_->post(celebrity_, [this, req](const fanout::PostReport& p) {
+        post_duration_->record(p.duration);
+        req->complete({true, ""});
+      });
+      return;
+    }
+    const auto reader =
+        static_cast<std::uint32_t>(reader_rng_->uniform_int(0, graph_->users() - 1));
+    service_->read_timeline(reader, [this, req](const fanout::ReadReport& rr) {
+      read_latency_->record(rr.latency);
+      req->complete({true, ""});
+    });
+  }
+
+  std::vector<Invariant> invariants() override {
+    return {{"fanout.delivered-le-offered", [this]() -> std::string {
+               for (std::uint32_t u = 0; u < graph_->users(); ++u) {
+                 if (service_->delivered(u) > service_->offered(u)) {
+                   return "user " + std::to_string(u) + " got more writes than addressed";
+                 }
+               }
+               return "";
+             }}};
+  }
+
+  void finish(World&) override { service_->stop(); }
+
+ private:
+  sim::Simulation& sim_;
+  std::unique_ptr<social::FollowGraph> graph_;
+  std::unique_ptr<scylla::ScyllaCluster> cluster_;
+  std::unique_ptr<fanout::FanoutService> service_;
+  std::uint32_t celebrity_ = 0;
+  double posts_per_followed_s_ = 0;
+  sim::Rng* reader_rng_ = nullptr;
+  sim::Histogram* post_duration_ = nullptr;
+  sim::Histogram* read_latency_ = nullptr;
+};
+
+}  // namespace
+
+void register_fanout(Registry& r) {
+  r.add(ServiceKind{
+      .name = "fanout",
+      .doc = "Bluesky timeline fan-out onto sharded Scylla: full / lossy / on-read, token ring "
+             "or shuffle sharding, hot-key caching (domain.md §7-§9)",
+      .params = fanout_params(),
+      .endpoints = {"post", "read"},
+      .build = [](World& w, const HostContext& ctx) -> std::unique_ptr<Instance> {
+        return std::make_unique<FanoutInstance>(w, ctx);
+      }});
+}
+
+}  // namespace skysim::scenarios

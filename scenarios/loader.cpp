@@ -1,0 +1,1053 @@
+#include "scenarios/loader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "scenarios/distributions.hpp"
+#include "scenarios/units.hpp"
+
+namespace skysim::scenarios {
+
+std::string Diagnostic::to_string() const {
+  std::string s = where + ": ";
+  if (!path.empty()) s += path + ": ";
+  s += message;
+  if (!expected.empty()) s += " (expected " + expected + ")";
+  return s;
+}
+
+namespace {
+std::string join_diagnostics(const std::vector<Diagnostic>& d) {
+  std::string s;
+  for (const auto& x : d) s += (s.empty() ? "" : "\n") + x.to_string();
+  return s;
+}
+}  // namespace
+
+ScenarioError::ScenarioError(std::vector<Diagnostic> d)
+    : std::runtime_error(join_diagnostics(d)), diagnostics_(std::move(d)) {}
+
+const ServiceSpec* Scenario::service(const std::string& dc, const std::string& name) const {
+  for (const auto& d : datacenters) {
+    if (d.name != dc) continue;
+    for (const auto& s : d.services) {
+      if (s.name == name) return &s;
+    }
+  }
+  return nullptr;
+}
+
+namespace {
+
+constexpr std::size_t kMaxFileBytes = 16 << 20;
+constexpr int kMaxDepth = 64;
+constexpr std::size_t kMaxNodes = 1'000'000;
+constexpr int kMaxHosts = 100'000;
+constexpr sim::Duration kMaxDuration = 3660 * sim::kDay;  // ten years
+
+bool valid_name(const std::string& s) {
+  if (s.empty() || s.size() > 64) return false;
+  for (char c : s) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string one_of(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s.empty() ? "nothing (none declared)" : "one of: " + s;
+}
+
+std::string suggestion(const std::string& got, const std::vector<std::string>& names) {
+  std::string best;
+  std::size_t best_d = 3;
+  for (const auto& n : names) {
+    std::size_t d = edit_distance(got, n);
+    if (d < best_d) {
+      best_d = d;
+      best = n;
+    }
+  }
+  return best.empty() ? "" : "; did you mean '" + best + "'?";
+}
+
+std::string join(const std::string& path, const std::string& key) {
+  return path.empty() ? key : path + "." + key;
+}
+
+std::string printable(const std::string& s) {
+  std::string out;
+  for (char c : s.substr(0, 60)) {
+    auto u = static_cast<unsigned char>(c);
+    out += (u < 0x20 || u >= 0x7f) ? '?' : c;
+  }
+  return s.size() > 60 ? out + "..." : out;
+}
+
+class Checker {
+ public:
+  Checker(std::string file, std::vector<std::string> override_paths)
+      : file_(std::move(file)), override_paths_(std::move(override_paths)) {}
+
+  std::vector<Diagnostic> diagnostics;
+
+  void error(const YAML::Node& at, const std::string& path, const std::string& message,
+             const std::string& expected = "") {
+    diagnostics.push_back({where(at, path), path, message, expected});
+  }
+
+  std::string where(const YAML::Node& at, const std::string& path) const {
+    for (const auto& o : override_paths_) {
+      if (path == o || path.rfind(o + ".", 0) == 0) return "--set " + o;
+    }
+    if (at.IsDefined() && at.Mark().line >= 0) {
+      return file_ + ":" + std::to_string(at.Mark().line + 1) + ":" +
+             std::to_string(at.Mark().column + 1);
+    }
+    return file_;
+  }
+
+  // Duplicate keys (yaml-cpp keeps both silently), non-text keys and absurd nesting.
+  void walk(const YAML::Node& n, const std::string& path, int depth) {
+    if (++visited_ > kMaxNodes) {
+      if (visited_ == kMaxNodes + 1) error(n, path, "document has too many nodes", "< 1000000");
+      return;
+    }
+    if (depth > kMaxDepth) {
+      error(n, path, "nesting is too deep", "at most 64 levels");
+      return;
+    }
+    if (n.IsMap()) {
+      std::map<std::string, int> seen;
+      for (auto it = n.begin(); it != n.end(); ++it) {
+        if (!it->first.IsScalar()) {
+          error(it->first, path, "a key must be plain text");
+          continue;
+        }
+        const std::string& k = it->first.Scalar();
+        if (seen[k]++ == 1) {
+          error(it->first, join(path, k), "duplicate key '" + printable(k) + "'");
+        }
+        walk(it->second, join(path, k), depth + 1);
+      }
+    } else if (n.IsSequence()) {
+      for (std::size_t i = 0; i < n.size(); ++i)
+        walk(n[i], join(path, std::to_string(i)), depth + 1);
+    }
+  }
+
+  // Checks a mapping's keys. Returns false if the node is not a map.
+  bool keys(const YAML::Node& n, const std::string& path, const std::vector<std::string>& allowed,
+            const std::vector<std::string>& required = {}) {
+    if (!n.IsMap()) {
+      error(n, path, "must be a map", "keys " + one_of(allowed).substr(7));
+      return false;
+    }
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      if (!it->first.IsScalar()) continue;  // reported by walk()
+      const std::string& k = it->first.Scalar();
+      if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
+        error(it->first, join(path, k),
+              "unknown key '" + printable(k) + "'" + suggestion(k, allowed), one_of(allowed));
+      }
+    }
+    for (const auto& r : required) {
+      if (!n[r]) error(n, path, "missing required key '" + r + "'");
+    }
+    return true;
+  }
+
+  std::optional<std::string> scalar(const YAML::Node& n, const std::string& path,
+                                    const std::string& expected) {
+    if (!n.IsScalar()) {
+      error(n, path, n.IsNull() ? "has no value" : "must be a single value", expected);
+      return std::nullopt;
+    }
+    return n.Scalar();
+  }
+
+  template <class F>
+  auto parse(const YAML::Node& n, const std::string& path, const std::string& expected, F&& fn)
+      -> std::optional<decltype(fn(std::string()))> {
+    auto s = scalar(n, path, expected);
+    if (!s) return std::nullopt;
+    try {
+      return fn(*s);
+    } catch (const UnitError& e) {
+      error(n, path, e.what(), e.expected());
+    }
+    return std::nullopt;
+  }
+
+ private:
+  std::string file_;
+  std::vector<std::string> override_paths_;
+  std::size_t visited_ = 0;
+};
+
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : path) {
+    if (c == '.') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+// Parses one model parameter (scalar or distribution) and checks its range.
+std::optional<sim::ParamValue> parse_param(Checker& c, const sim::ParamSpec& spec,
+                                           const YAML::Node& n, const std::string& path) {
+  sim::ParamValue v;
+  try {
+    if (spec.type == sim::ParamType::Distribution) {
+      v.type = spec.type;
+      v.distribution = parse_distribution(n, quantity_of_unit(spec.unit));
+      v.text = v.distribution->to_yaml();
+    } else {
+      if (!n.IsScalar()) {
+        c.error(n, path, "must be a single value", expected_for(spec));
+        return std::nullopt;
+      }
+      v = parse_scalar_param(spec, n.Scalar());
+    }
+  } catch (const UnitError& e) {
+    c.error(n, path, e.what(), e.expected());
+    return std::nullopt;
+  }
+  double x = numeric_value(v);
+  const char* what = spec.type == sim::ParamType::Distribution ? "mean " : "";
+  if (spec.min && !(x >= *spec.min)) {
+    c.error(n, path, std::string(what) + v.text + " is below the minimum",
+            ">= " + format_bound(spec, *spec.min));
+    return std::nullopt;
+  }
+  if (spec.max && !(x <= *spec.max)) {
+    c.error(n, path, std::string(what) + v.text + " is above the maximum",
+            "<= " + format_bound(spec, *spec.max));
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::vector<std::string> param_names(const ServiceKind& k) {
+  std::vector<std::string> names;
+  for (const auto& p : k.params) names.push_back(p.name);
+  return names;
+}
+
+// Reads a `params:` map into `out` (which may already hold values to override).
+void read_params(Checker& c, const ServiceKind& kind, const YAML::Node& n, const std::string& path,
+                 sim::ParamValues& out) {
+  if (!c.keys(n, path, param_names(kind))) return;
+  for (auto it = n.begin(); it != n.end(); ++it) {
+    if (!it->first.IsScalar()) continue;
+    const sim::ParamSpec* spec = kind.param(it->first.Scalar());
+    if (!spec) continue;  // reported by keys()
+    if (auto v = parse_param(c, *spec, it->second, join(path, spec->name))) {
+      out.set(spec->name, std::move(*v));
+    }
+  }
+}
+
+void fill_defaults(Checker& c, const ServiceKind& kind, const YAML::Node& at,
+                   const std::string& path, sim::ParamValues& out) {
+  for (const auto& spec : kind.params) {
+    if (out.has(spec.name)) continue;
+    if (!spec.default_text) {
+      c.error(at, join(path, spec.name), "missing required parameter of " + kind.name,
+              expected_for(spec));
+      continue;
+    }
+    try {
+      YAML::Node d = spec.type == sim::ParamType::Distribution ? YAML::Load(*spec.default_text)
+                                                               : YAML::Node(*spec.default_text);
+      if (auto v = parse_param(c, spec, d, join(path, spec.name))) out.set(spec.name, *v);
+    } catch (const YAML::Exception& e) {
+      c.error(at, join(path, spec.name), "bad default in the model: " + e.msg);
+    }
+  }
+}
+
+class Loader {
+ public:
+  Loader(Checker& c, const Registry& r, Scenario& s) : c_(c), reg_(r), s_(s) {}
+
+  void load(const YAML::Node& root) {
+    static const std::vector<std::string> top = {"name",    "description", "epoch",   "duration",
+                                                 "seed",    "scale",       "metrics", "datacenters",
+                                                 "sources", "timeline",    "faults",  "invariants"};
+    if (!c_.keys(root, "", top, {"name", "epoch", "duration", "datacenters"})) return;
+    if (root["name"]) {
+      if (auto v = c_.scalar(root["name"], "name", "a name of letters, digits, - and _")) {
+        if (!valid_name(*v)) {
+          c_.error(root["name"], "name", "bad name '" + printable(*v) + "'",
+                   "1-64 letters, digits, - or _");
+        }
+        s_.name = *v;
+      }
+    }
+    if (root["description"]) {
+      if (auto v = c_.scalar(root["description"], "description", "text")) s_.description = *v;
+    }
+    if (root["epoch"]) {
+      if (auto v = c_.parse(root["epoch"], "epoch", "an ISO-8601 date", parse_date)) {
+        s_.epoch_unix_ns = *v;
+        epoch_ok_ = true;
+      }
+    }
+    if (root["duration"]) {
+      auto v = c_.parse(root["duration"], "duration", "a duration", parse_duration);
+      if (v && (*v <= 0 || *v > kMaxDuration)) {
+        c_.error(root["duration"], "duration", "duration out of range", "between 1ns and 3660d");
+      } else if (v) {
+        s_.duration = *v;
+      }
+    }
+    if (root["seed"]) {
+      auto v = c_.parse(root["seed"], "seed", "a non-negative integer", parse_int);
+      if (v && *v < 0) {
+        c_.error(root["seed"], "seed", "negative seed", "a non-negative integer");
+      } else if (v) {
+        s_.seed = static_cast<std::uint64_t>(*v);
+      }
+    }
+    if (root["scale"]) {
+      auto v = c_.parse(root["scale"], "scale", "a number in (0, 1000]", parse_real);
+      if (v && !(*v > 0 && *v <= 1000)) {
+        c_.error(root["scale"], "scale", "scale out of range", "a number in (0, 1000]");
+      } else if (v) {
+        s_.scale = *v;
+      }
+    }
+    s_.metrics_interval = s_.duration > 0 ? std::max<sim::Duration>(s_.duration / 100, 1) : 1;
+    if (root["metrics"]) metrics(root["metrics"]);
+    if (root["datacenters"]) datacenters(root["datacenters"]);
+    if (root["sources"]) sources(root["sources"]);
+    if (root["timeline"]) timeline(root["timeline"]);
+    if (root["faults"]) faults(root["faults"]);
+    if (root["invariants"]) s_.invariants = names(root["invariants"], "invariants");
+    std::stable_sort(s_.timeline.begin(), s_.timeline.end(),
+                     [](const TimelineEntry& a, const TimelineEntry& b) { return a.at < b.at; });
+  }
+
+ private:
+  std::vector<std::string> names(const YAML::Node& n, const std::string& path) {
+    std::vector<std::string> out;
+    if (!n.IsSequence()) {
+      c_.error(n, path, "must be a list", "a list like [name1, name2]");
+      return out;
+    }
+    for (std::size_t i = 0; i < n.size(); ++i) {
+      if (auto v = c_.scalar(n[i], join(path, std::to_string(i)), "a name")) out.push_back(*v);
+    }
+    return out;
+  }
+
+  void metrics(const YAML::Node& n) {
+    if (!c_.keys(n, "metrics", {"interval", "report"})) return;
+    if (n["interval"]) {
+      auto v = c_.parse(n["interval"], "metrics.interval", "a duration", parse_duration);
+      if (v && *v <= 0) {
+        c_.error(n["interval"], "metrics.interval", "interval must be positive", "a duration > 0");
+      } else if (v && s_.duration > 0 && *v * 100000 < s_.duration) {
+        c_.error(n["interval"], "metrics.interval", "more than 100000 samples",
+                 "an interval >= duration/100000");
+      } else if (v) {
+        s_.metrics_interval = *v;
+      }
+    }
+    if (n["report"]) s_.report = names(n["report"], "metrics.report");
+  }
+
+  void datacenters(const YAML::Node& n) {
+    if (!n.IsMap() || n.size() == 0) {
+      c_.error(n, "datacenters", "must be a non-empty map of datacenter names",
+               "datacenters: {east: {services: ...}}");
+      return;
+    }
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      if (!it->first.IsScalar()) continue;
+      std::string name = it->first.Scalar();
+      std::string path = join("datacenters", name);
+      if (!valid_name(name)) {
+        c_.error(it->first, path, "bad datacenter name", "1-64 letters, digits, - or _");
+        continue;
+      }
+      DatacenterSpec dc{name, {}};
+      const YAML::Node d = it->second;
+      if (c_.keys(d, path, {"services"}, {"services"}) && d["services"]) {
+        const YAML::Node svcs = d["services"];
+        std::string sp = join(path, "services");
+        if (!svcs.IsMap() || svcs.size() == 0) {
+          c_.error(svcs, sp, "must be a non-empty map of service names");
+        } else {
+          for (auto st = svcs.begin(); st != svcs.end(); ++st) {
+            if (!st->first.IsScalar()) continue;
+            if (auto svc = service(name, st->first, st->second, join(sp, st->first.Scalar()))) {
+              dc.services.push_back(std::move(*svc));
+            }
+          }
+        }
+      }
+      s_.datacenters.push_back(std::move(dc));
+    }
+  }
+
+  std::optional<ServiceSpec> service(const std::string& dc, const YAML::Node& key,
+                                     const YAML::Node& n, const std::string& path) {
+    ServiceSpec s;
+    s.datacenter = dc;
+    s.name = key.Scalar();
+    if (!valid_name(s.name)) {
+      c_.error(key, path, "bad service name", "1-64 letters, digits, - or _");
+      return std::nullopt;
+    }
+    if (!c_.keys(n, path, {"kind", "hosts", "params", "host_overrides"}, {"kind"})) {
+      return std::nullopt;
+    }
+    const ServiceKind* kind = nullptr;
+    if (n["kind"]) {
+      if (auto k = c_.scalar(n["kind"], join(path, "kind"), one_of(reg_.names()))) {
+        kind = reg_.find(*k);
+        if (!kind) {
+          c_.error(n["kind"], join(path, "kind"),
+                   "unknown service kind '" + printable(*k) + "'" + suggestion(*k, reg_.names()),
+                   one_of(reg_.names()));
+        } else {
+          s.kind = kind->name;
+        }
+      }
+    }
+    if (n["hosts"]) {
+      auto h = c_.parse(n["hosts"], join(path, "hosts"), "a count", parse_count);
+      if (h && (*h < 1 || *h > kMaxHosts)) {
+        c_.error(n["hosts"], join(path, "hosts"), "host count out of range", "1 to 100000");
+      } else if (h) {
+        s.hosts = static_cast<int>(*h);
+      }
+    }
+    if (!kind) return std::nullopt;
+    sim::ParamValues base;
+    YAML::Node params = n["params"] ? n["params"] : YAML::Node(YAML::NodeType::Map);
+    std::string pp = join(path, "params");
+    read_params(c_, *kind, params, pp, base);
+    fill_defaults(c_, *kind, n, pp, base);
+    s.host_params.assign(static_cast<std::size_t>(s.hosts), base);
+    if (n["host_overrides"]) {
+      const YAML::Node ho = n["host_overrides"];
+      std::string hp = join(path, "host_overrides");
+      if (!ho.IsMap()) {
+        c_.error(ho, hp, "must be a map of host index to params", "host_overrides: {0: {...}}");
+      } else {
+        for (auto it = ho.begin(); it != ho.end(); ++it) {
+          if (!it->first.IsScalar()) continue;
+          std::string ip = join(hp, it->first.Scalar());
+          auto idx = c_.parse(it->first, ip, "a host index", parse_int);
+          if (!idx) continue;
+          if (*idx < 0 || *idx >= s.hosts) {
+            c_.error(it->first, ip,
+                     "no host " + it->first.Scalar() + " in a service of " +
+                         std::to_string(s.hosts) + " hosts",
+                     "an index in [0, " + std::to_string(s.hosts - 1) + "]");
+            continue;
+          }
+          read_params(c_, *kind, it->second, ip, s.host_params[static_cast<std::size_t>(*idx)]);
+        }
+      }
+    }
+    services_[dc + "." + s.name] = kind;
+    return s;
+  }
+
+  std::optional<sim::Time> when(const YAML::Node& n, const std::string& path) {
+    if (!epoch_ok_) return std::nullopt;
+    auto t = c_.parse(n, path, "a date or offset", [&](const std::string& s) {
+      return parse_date_or_offset(s, s_.epoch_unix_ns);
+    });
+    if (!t) return std::nullopt;
+    sim::Time rel = *t - s_.epoch_unix_ns;
+    if (rel < 0) {
+      c_.error(n, path, "is before the epoch " + sim::format_iso8601(s_.epoch_unix_ns),
+               "a date at or after the epoch");
+      return std::nullopt;
+    }
+    if (s_.duration > 0 && rel > s_.duration) {
+      c_.error(n, path,
+               "is after the end of the run " + sim::format_iso8601(s_.epoch_unix_ns + s_.duration),
+               "a date within the scenario's duration");
+      return std::nullopt;
+    }
+    return rel;
+  }
+
+  void sources(const YAML::Node& n) {
+    if (!n.IsMap()) {
+      c_.error(n, "sources", "must be a map of source names", "sources: {readers: {...}}");
+      return;
+    }
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      if (!it->first.IsScalar()) continue;
+      std::string path = join("sources", it->first.Scalar());
+      SourceSpec src;
+      src.name = it->first.Scalar();
+      if (!valid_name(src.name)) {
+        c_.error(it->first, path, "bad source name", "1-64 letters, digits, - or _");
+        continue;
+      }
+      src.client = src.name;
+      const YAML::Node s = it->second;
+      if (!c_.keys(s, path,
+                   {"client", "from", "target", "rate", "request_size", "diurnal", "start", "stop",
+                    "deadline", "enabled", "scale_by"},
+                   {"from", "target", "rate"})) {
+        continue;
+      }
+      bool ok = true;
+      if (s["client"]) {
+        auto v = c_.scalar(s["client"], join(path, "client"), "a client name");
+        if (v && valid_name(*v)) {
+          src.client = *v;
+        } else if (v) {
+          c_.error(s["client"], join(path, "client"), "bad client name",
+                   "1-64 letters, digits, - or _");
+        }
+      }
+      if (s["from"]) {
+        auto v = c_.scalar(s["from"], join(path, "from"), "a datacenter name");
+        if (v && !has_dc(*v)) {
+          c_.error(s["from"], join(path, "from"), "no datacenter '" + printable(*v) + "'",
+                   one_of(dc_names()));
+          ok = false;
+        } else if (v) {
+          src.from = *v;
+        }
+      }
+      if (s["target"] && !src.from.empty())
+        ok = target(s["target"], join(path, "target"), src) && ok;
+      if (s["rate"]) {
+        auto r = c_.parse(s["rate"], join(path, "rate"), "a rate", parse_rate);
+        if (r) src.rate_per_s = *r;
+        ok = ok && r.has_value();
+      }
+      if (s["request_size"]) {
+        try {
+          src.request_size = parse_distribution(s["request_size"], sim::Quantity::Size);
+        } catch (const UnitError& e) {
+          c_.error(s["request_size"], join(path, "request_size"), e.what(), e.expected());
+        }
+      } else {
+        src.request_size = parse_distribution_text("{constant: 0B}", sim::Quantity::Size);
+      }
+      if (s["diurnal"]) diurnal(s["diurnal"], join(path, "diurnal"), src);
+      if (s["start"]) {
+        if (auto t = when(s["start"], join(path, "start"))) src.start = *t;
+      }
+      src.stop = s_.duration;
+      if (s["stop"]) {
+        if (auto t = when(s["stop"], join(path, "stop"))) {
+          src.stop = *t;
+          if (src.stop < src.start) {
+            c_.error(s["stop"], join(path, "stop"), "stop is before start",
+                     "a stop date after the start date");
+          }
+        }
+      }
+      if (s["deadline"]) {
+        auto d = c_.parse(s["deadline"], join(path, "deadline"), "a duration", parse_duration);
+        if (d && *d <= 0) {
+          c_.error(s["deadline"], join(path, "deadline"), "deadline must be positive",
+                   "a duration > 0");
+        } else if (d) {
+          src.deadline = *d;
+        }
+      }
+      if (s["enabled"]) {
+        if (auto b = c_.parse(s["enabled"], join(path, "enabled"), "true or false", parse_bool)) {
+          src.enabled = *b;
+        }
+      }
+      if (s["scale_by"]) {
+        const std::string how = s["scale_by"].IsScalar() ? s["scale_by"].Scalar() : "";
+        if (how == "size") {
+          src.scale_by_size = true;
+        } else if (how != "rate") {
+          c_.error(s["scale_by"], join(path, "scale_by"), "unknown scale_by '" + how + "'",
+                   "rate (default: fewer requests) or size (same rate, smaller requests)");
+        }
+      }
+      source_names_.push_back(src.name);
+      if (ok) s_.sources.push_back(std::move(src));
+    }
+  }
+
+  void diurnal(const YAML::Node& n, const std::string& path, SourceSpec& src) {
+    if (!c_.keys(n, path, {"amplitude", "peak"}, {"amplitude", "peak"})) return;
+    DiurnalShape d;
+    if (n["amplitude"]) {
+      if (auto a =
+              c_.parse(n["amplitude"], join(path, "amplitude"), "a percentage", parse_percent)) {
+        d.amplitude = *a;
+      }
+    }
+    if (n["peak"]) {
+      auto p = c_.parse(n["peak"], join(path, "peak"), "a time of day like 18h", parse_duration);
+      if (p && *p >= sim::kDay) {
+        c_.error(n["peak"], join(path, "peak"), "peak is not a time of day", "a duration < 24h");
+      } else if (p) {
+        d.peak = *p;
+      }
+    }
+    src.diurnal = d;
+  }
+
+  bool target(const YAML::Node& n, const std::string& path, SourceSpec& src) {
+    const std::string exp = "service.endpoint or datacenter.service.endpoint";
+    auto v = c_.scalar(n, path, exp);
+    if (!v) return false;
+    auto parts = split_path(*v);
+    std::string dc, svc, ep;
+    if (parts.size() == 2) {
+      svc = parts[0];
+      ep = parts[1];
+      if (services_.count(src.from + "." + svc)) {
+        dc = src.from;
+      } else {
+        for (const auto& d : s_.datacenters) {
+          if (services_.count(d.name + "." + svc)) {
+            if (!dc.empty()) {
+              c_.error(n, path, "service '" + svc + "' exists in several datacenters", exp);
+              return false;
+            }
+            dc = d.name;
+          }
+        }
+      }
+    } else if (parts.size() == 3) {
+      dc = parts[0];
+      svc = parts[1];
+      ep = parts[2];
+    } else {
+      c_.error(n, path, "bad target '" + printable(*v) + "'", exp);
+      return false;
+    }
+    auto it = services_.find(dc + "." + svc);
+    if (dc.empty() || it == services_.end()) {
+      c_.error(n, path, "no service '" + printable(svc) + "'" + (dc.empty() ? "" : " in " + dc),
+               "a service declared under datacenters");
+      return false;
+    }
+    if (!it->second->serves(ep)) {
+      c_.error(n, path,
+               "service '" + svc + "' (" + it->second->name + ") has no endpoint '" +
+                   printable(ep) + "'",
+               one_of(it->second->endpoints));
+      return false;
+    }
+    src.target_datacenter = dc;
+    src.target_service = svc;
+    src.endpoint = ep;
+    return true;
+  }
+
+  void timeline(const YAML::Node& n) {
+    if (!n.IsSequence()) {
+      c_.error(n, "timeline", "must be a list of dated entries", "- at: 2026-04-06T17:00:00Z");
+      return;
+    }
+    std::optional<sim::Time> last;
+    for (std::size_t i = 0; i < n.size(); ++i) {
+      std::string path = join("timeline", std::to_string(i));
+      const YAML::Node e = n[i];
+      if (!c_.keys(e, path, {"at", "note", "set", "start", "stop", "crash", "restart"}, {"at"})) {
+        continue;
+      }
+      TimelineEntry entry;
+      if (!e["at"]) continue;
+      auto at = when(e["at"], join(path, "at"));
+      if (!at) continue;
+      if (last && *at < *last) {
+        c_.error(e["at"], join(path, "at"), "dates out of order: before the previous entry",
+                 "entries sorted by date");
+      }
+      last = *at;
+      entry.at = *at;
+      if (e["note"]) c_.scalar(e["note"], join(path, "note"), "text");
+      if (e["set"]) sets(e["set"], join(path, "set"), entry);
+      for (const char* verb : {"start", "stop"}) {
+        if (!e[verb]) continue;
+        for (const auto& name : names(e[verb], join(path, verb))) {
+          if (std::find(source_names_.begin(), source_names_.end(), name) == source_names_.end()) {
+            c_.error(e[verb], join(path, verb), "no source '" + printable(name) + "'",
+                     one_of(source_names_));
+            continue;
+          }
+          entry.actions.push_back(
+              {std::string(verb) == "start" ? ActionType::StartSource : ActionType::StopSource,
+               name,
+               "",
+               {}});
+        }
+      }
+      for (const char* verb : {"crash", "restart"}) {
+        if (!e[verb]) continue;
+        for (const auto& target : names(e[verb], join(path, verb))) {
+          for (const auto& host : hosts_of(e[verb], join(path, verb), target, 1.0)) {
+            entry.actions.push_back(
+                {std::string(verb) == "crash" ? ActionType::Crash : ActionType::Restart,
+                 host,
+                 "",
+                 {}});
+          }
+        }
+      }
+      s_.timeline.push_back(std::move(entry));
+    }
+  }
+
+  // "dc/service/i" -> that host; "dc/service" -> the first ceil(fraction * hosts) hosts.
+  std::vector<std::string> hosts_of(const YAML::Node& n, const std::string& path,
+                                    const std::string& target, double fraction) {
+    std::vector<std::string> out;
+    std::vector<std::string> parts;
+    std::string cur;
+    for (char ch : target) {
+      if (ch == '/') {
+        parts.push_back(cur);
+        cur.clear();
+      } else {
+        cur += ch;
+      }
+    }
+    parts.push_back(cur);
+    const ServiceSpec* svc = parts.size() >= 2 ? s_.service(parts[0], parts[1]) : nullptr;
+    if (!svc || parts.size() > 3) {
+      c_.error(n, path, "no host or service '" + printable(target) + "'",
+               "dc/service or dc/service/index");
+      return out;
+    }
+    if (parts.size() == 3) {
+      std::int64_t i = -1;
+      try {
+        i = parse_int(parts[2]);
+      } catch (const UnitError&) {
+      }
+      if (i < 0 || i >= svc->hosts) {
+        c_.error(n, path, "no host '" + printable(target) + "'",
+                 "an index in [0, " + std::to_string(svc->hosts - 1) + "]");
+        return out;
+      }
+      out.push_back(target);
+      return out;
+    }
+    auto k = static_cast<int>(std::ceil(fraction * svc->hosts - 1e-9));
+    for (int i = 0; i < k; ++i) out.push_back(target + "/" + std::to_string(i));
+    return out;
+  }
+
+  void sets(const YAML::Node& n, const std::string& path, TimelineEntry& entry) {
+    if (!n.IsMap()) {
+      c_.error(n, path, "must be a map of parameter path to value",
+               "set: {datacenters.east.services.web.params.workers: 8}");
+      return;
+    }
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      if (!it->first.IsScalar()) continue;
+      std::string key = it->first.Scalar();
+      std::string kp = path + "." + key;
+      auto p = split_path(key);
+      if (p.size() == 3 && p[0] == "sources" && p[2] == "rate") {
+        if (std::find(source_names_.begin(), source_names_.end(), p[1]) == source_names_.end()) {
+          c_.error(it->first, kp, "no source '" + printable(p[1]) + "'", one_of(source_names_));
+          continue;
+        }
+        if (auto r = c_.parse(it->second, kp, "a rate", parse_rate)) {
+          sim::ParamValue v;
+          v.type = sim::ParamType::Rate;
+          v.number = *r;
+          v.text = format_rate(*r);
+          entry.actions.push_back({ActionType::SetSourceRate, p[1], "rate", v});
+        }
+        continue;
+      }
+      bool all_hosts = p.size() == 6 && p[4] == "params";
+      bool one_host = p.size() == 7 && p[4] == "host_overrides";
+      if (p[0] != "datacenters" || p.size() < 4 || p[2] != "services" ||
+          (!all_hosts && !one_host)) {
+        c_.error(it->first, kp, "cannot set '" + printable(key) + "' at run time",
+                 "datacenters.DC.services.SVC.params.NAME, "
+                 "datacenters.DC.services.SVC.host_overrides.I.NAME or sources.SRC.rate");
+        continue;
+      }
+      const ServiceSpec* svc = s_.service(p[1], p[3]);
+      const ServiceKind* kind = svc ? reg_.find(svc->kind) : nullptr;
+      if (!kind) {
+        c_.error(it->first, kp, "no service '" + printable(p[1] + "." + p[3]) + "'",
+                 "a declared datacenter and service");
+        continue;
+      }
+      const sim::ParamSpec* spec = kind->param(p.back());
+      if (!spec) {
+        c_.error(it->first, kp, "unknown parameter '" + printable(p.back()) + "' of " + kind->name,
+                 one_of(param_names(*kind)));
+        continue;
+      }
+      if (!spec->settable) {
+        c_.error(it->first, kp, spec->name + " of " + kind->name + " cannot change during a run",
+                 "a parameter marked settable (see skysim explain " + kind->name + ")");
+        continue;
+      }
+      auto v = parse_param(c_, *spec, it->second, kp);
+      if (!v) continue;
+      std::vector<int> hosts;
+      if (all_hosts) {
+        for (int i = 0; i < svc->hosts; ++i) hosts.push_back(i);
+      } else {
+        std::int64_t i = -1;
+        try {
+          i = parse_int(p[5]);
+        } catch (const UnitError&) {
+        }
+        if (i < 0 || i >= svc->hosts) {
+          c_.error(it->first, kp, "no host " + printable(p[5]),
+                   "an index in [0, " + std::to_string(svc->hosts - 1) + "]");
+          continue;
+        }
+        hosts.push_back(static_cast<int>(i));
+      }
+      for (int h : hosts) {
+        entry.actions.push_back(
+            {ActionType::SetParam, p[1] + "/" + p[3] + "/" + std::to_string(h), spec->name, *v});
+      }
+    }
+  }
+
+  void faults(const YAML::Node& n) {
+    if (!n.IsSequence()) {
+      c_.error(n, "faults", "must be a list of faults", "- {type: crash, at: +5m, target: ...}");
+      return;
+    }
+    for (std::size_t i = 0; i < n.size(); ++i) {
+      std::string path = join("faults", std::to_string(i));
+      const YAML::Node f = n[i];
+      if (!c_.keys(f, path, {"type", "at", "target", "duration", "strength"},
+                   {"type", "at", "target"})) {
+        continue;
+      }
+      if (!f["type"] || !f["at"] || !f["target"]) continue;
+      auto type = c_.scalar(f["type"], join(path, "type"), "crash");
+      if (type && *type != "crash") {
+        c_.error(f["type"], join(path, "type"), "unknown fault type '" + printable(*type) + "'",
+                 "one of: crash");
+        continue;
+      }
+      auto at = when(f["at"], join(path, "at"));
+      double strength = 1.0;
+      if (f["strength"]) {
+        auto s = c_.parse(f["strength"], join(path, "strength"), "a percentage", parse_percent);
+        if (!s) continue;
+        strength = *s;
+      }
+      auto target = c_.scalar(f["target"], join(path, "target"), "dc/service or dc/service/i");
+      if (!at || !target || !type) continue;
+      auto hosts = hosts_of(f["target"], join(path, "target"), *target, strength);
+      TimelineEntry crash{*at, {}};
+      for (const auto& h : hosts) crash.actions.push_back({ActionType::Crash, h, "", {}});
+      s_.timeline.push_back(std::move(crash));
+      if (f["duration"]) {
+        auto d = c_.parse(f["duration"], join(path, "duration"), "a duration", parse_duration);
+        if (d && (*d <= 0 || *d > kMaxDuration)) {
+          c_.error(f["duration"], join(path, "duration"), "fault duration out of range",
+                   "a duration > 0");
+        } else if (d && *at + *d <= s_.duration) {
+          TimelineEntry restart{*at + *d, {}};
+          for (const auto& h : hosts) restart.actions.push_back({ActionType::Restart, h, "", {}});
+          s_.timeline.push_back(std::move(restart));
+        }
+      }
+    }
+  }
+
+  bool has_dc(const std::string& n) const {
+    for (const auto& d : s_.datacenters) {
+      if (d.name == n) return true;
+    }
+    return false;
+  }
+  std::vector<std::string> dc_names() const {
+    std::vector<std::string> out;
+    for (const auto& d : s_.datacenters) out.push_back(d.name);
+    return out;
+  }
+
+  Checker& c_;
+  const Registry& reg_;
+  Scenario& s_;
+  bool epoch_ok_ = false;
+  std::map<std::string, const ServiceKind*> services_;  // "dc.service" -> kind
+  std::vector<std::string> source_names_;
+};
+
+// Applies one --set to the document: walks the path, creating missing map keys.
+void apply_override(YAML::Node root, const Override& o, std::vector<Diagnostic>& diags) {
+  std::string where = "--set " + o.path;
+  auto parts = split_path(o.path);
+  for (const auto& p : parts) {
+    if (p.empty()) {
+      diags.push_back({where, o.path, "empty segment in path", "keys joined by dots"});
+      return;
+    }
+  }
+  YAML::Node value;
+  try {
+    value = YAML::Load(o.value);
+  } catch (const YAML::Exception&) {
+    value = YAML::Node(o.value);
+  }
+  if (!value.IsDefined() || value.IsNull()) value = YAML::Node(o.value);
+  YAML::Node cur;
+  cur.reset(root);
+  std::string walked;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const std::string& key = parts[i];
+    bool last = i + 1 == parts.size();
+    if (cur.IsSequence()) {
+      std::int64_t idx = -1;
+      try {
+        idx = parse_int(key);
+      } catch (const UnitError&) {
+      }
+      if (idx < 0 || static_cast<std::size_t>(idx) >= cur.size()) {
+        diags.push_back({where, join(walked, key),
+                         "no element " + key + " in the list at '" + walked + "'",
+                         "an index in [0, " + std::to_string(cur.size()) + ")"});
+        return;
+      }
+      if (last) {
+        cur[static_cast<std::size_t>(idx)] = value;
+        return;
+      }
+      YAML::Node next = cur[static_cast<std::size_t>(idx)];
+      cur.reset(next);
+    } else if (cur.IsMap() || cur.IsNull()) {
+      if (last) {
+        cur[key] = value;
+        return;
+      }
+      YAML::Node next = cur[key];
+      cur.reset(next);
+    } else {
+      diags.push_back({where, join(walked, key), "'" + walked + "' is a single value, not a map",
+                       "a path through maps and lists"});
+      return;
+    }
+    walked = join(walked, key);
+  }
+}
+
+}  // namespace
+
+Override parse_override(const std::string& text) {
+  auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw ScenarioError(
+        {{"--set " + text, "", "expected path=value", "e.g. sources.readers.rate=50/s"}});
+  }
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+Scenario load_scenario_text(const std::string& text, const std::string& file_name,
+                            const Registry& registry, const LoadOptions& options) {
+  Scenario s;
+  s.file = file_name;
+  if (text.size() > kMaxFileBytes) {
+    throw ScenarioError({{file_name, "", "file is larger than 16 MiB", ""}});
+  }
+  if (text.find('\0') != std::string::npos) {
+    throw ScenarioError({{file_name, "", "file contains NUL bytes: not a YAML text file", ""}});
+  }
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    std::string where = file_name;
+    if (e.mark.line >= 0) {
+      where += ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1);
+    }
+    throw ScenarioError({{where, "", "YAML syntax error: " + e.msg, ""}});
+  }
+  if (!root.IsDefined() || root.IsNull()) {
+    throw ScenarioError({{file_name, "", "empty scenario file",
+                          "a map with name, epoch, duration, "
+                          "datacenters"}});
+  }
+  if (!root.IsMap()) {
+    std::string where = file_name + ":" + std::to_string(root.Mark().line + 1) + ":" +
+                        std::to_string(root.Mark().column + 1);
+    throw ScenarioError(
+        {{where, "", "the top level must be a map", "keys like name:, epoch:, ..."}});
+  }
+  std::vector<Diagnostic> diags;
+  std::vector<std::string> override_paths;
+  try {
+    for (const auto& o : options.overrides) {
+      apply_override(root, o, diags);
+      override_paths.push_back(o.path);
+    }
+    if (options.seed) root["seed"] = std::to_string(*options.seed);
+    Checker checker(file_name, override_paths);
+    checker.diagnostics = std::move(diags);
+    checker.walk(root, "", 0);
+    Loader(checker, registry, s).load(root);
+    diags = std::move(checker.diagnostics);
+  } catch (const YAML::Exception& e) {
+    // yaml-cpp throws on a few odd shapes (e.g. a map key that is itself a map being
+    // subscripted); report it instead of crashing.
+    diags.push_back({file_name, "", std::string("malformed document: ") + e.msg, ""});
+  }
+  if (!diags.empty()) throw ScenarioError(std::move(diags));
+  if (!options.seed && !root["seed"]) root["seed"] = std::to_string(s.seed);
+  s.document = root;
+  return s;
+}
+
+Scenario load_scenario_file(const std::string& path, const Registry& registry,
+                            const LoadOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ScenarioError({{path, "", "cannot open the file", "a readable scenario file"}});
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return load_scenario_text(ss.str(), path, registry, options);
+}
+
+std::string resolved_yaml(const Scenario& s) {
+  YAML::Emitter out;
+  out << s.document;
+  return "# Resolved by skysim from " + s.file + " (overrides applied, seed fixed).\n" +
+         std::string(out.c_str()) + "\n";
+}
+
+}  // namespace skysim::scenarios

@@ -1,0 +1,71 @@
+#include "scenarios/model_registry.hpp"
+
+#include <stdexcept>
+
+namespace skysim::scenarios {
+
+void Instance::set(std::string_view name, const sim::ParamValue&) {
+  throw std::invalid_argument(path_ + ": parameter '" + std::string(name) +
+                              "' cannot change during a run");
+}
+
+void Registry::add(ServiceKind kind) {
+  if (kind.name.empty() || !kind.build) {
+    throw std::invalid_argument("Registry::add: a kind needs a name and a factory");
+  }
+  for (std::size_t i = 0; i < kind.params.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (kind.params[i].name == kind.params[j].name) {
+        throw std::invalid_argument("Registry::add: " + kind.name + " declares '" +
+                                    kind.params[i].name + "' twice");
+      }
+    }
+  }
+  std::string name = kind.name;
+  if (!kinds_.emplace(name, std::move(kind)).second) {
+    throw std::invalid_argument("Registry::add: kind '" + name + "' registered twice");
+  }
+}
+
+const ServiceKind* Registry::find(std::string_view name) const {
+  auto it = kinds_.find(name);
+  return it == kinds_.end() ? nullptr : &it->second;
+}
+
+std::vector<const ServiceKind*> Registry::kinds() const {
+  std::vector<const ServiceKind*> out;
+  for (const auto& [name, k] : kinds_) out.push_back(&k);
+  return out;
+}
+
+std::vector<std::string> Registry::names() const {
+  std::vector<std::string> out;
+  for (const auto& [name, k] : kinds_) out.push_back(name);
+  return out;
+}
+
+Instance* World::find(std::string_view path) const {
+  auto it = instances_.find(path);
+  return it == instances_.end() ? nullptr : it->second.get();
+}
+
+std::vector<Instance*> World::hosts(std::string_view datacenter, std::string_view service) const {
+  std::vector<Instance*> out;
+  std::string prefix = std::string(datacenter) + "/" + std::string(service) + "/";
+  for (int i = 0;; ++i) {
+    Instance* h = find(prefix + std::to_string(i));
+    if (!h) break;
+    out.push_back(h);
+  }
+  return out;
+}
+
+Instance& World::add(std::unique_ptr<Instance> instance) {
+  if (!instance) throw std::invalid_argument("World::add: null instance");
+  std::string path = instance->path();
+  auto [it, fresh] = instances_.emplace(path, std::move(instance));
+  if (!fresh) throw std::invalid_argument("World::add: two instances at " + path);
+  return *it->second;
+}
+
+}  // namespace skysim::scenarios

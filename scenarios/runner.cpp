@@ -1,0 +1,370 @@
+#include "scenarios/runner.hpp"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <numbers>
+#include <sstream>
+
+#include "scenarios/loader.hpp"
+#include "scenarios/units.hpp"
+#include "sim/json.hpp"
+
+namespace skysim::scenarios {
+
+std::string format_fingerprint(std::uint64_t f) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016" PRIx64, f);
+  return buf;
+}
+
+// A Poisson source: one pending arrival event at a time; diurnal shapes by thinning (draw at
+// the peak rate, keep an arrival with probability rate(t)/peak).
+class SourceDriver final : public sim::Handler {
+ public:
+  SourceDriver(const SourceSpec& spec, World& world, double scale)
+      : spec_(spec),
+        world_(world),
+        rng_(world.sim().stream("source/" + spec.name)),
+        rate_per_s_(spec.scale_by_size ? spec.rate_per_s : spec.rate_per_s * scale),
+        scale_(spec.scale_by_size ? 1.0 : scale),
+        size_scale_(spec.scale_by_size ? scale : 1.0) {
+    kind = world.sim().intern_kind("source.arrival");
+    actor_id = world.sim().new_actor_id();
+    hosts_ = world.hosts(spec.target_datacenter, spec.target_service);
+    sim::Labels l{{"client", spec.client}, {"endpoint", spec.endpoint}};
+    auto& m = world.metrics();
+    issued_ = &m.counter("requests.issued", l);
+    ok_ = &m.counter("requests.ok", l);
+    failed_ = &m.counter("requests.failed", l);
+    late_ = &m.counter("requests.late", l);
+    latency_ = &m.histogram("requests.latency_ns", l);
+    m.gauge_fn("requests.in_flight", l, [this] { return static_cast<double>(in_flight_); });
+  }
+
+  void start() {
+    running_ = true;
+    if (!pending_) schedule_next();
+  }
+  void stop() { running_ = false; }
+  void set_rate(double per_s) { rate_per_s_ = per_s * scale_; }
+
+  void on_event(sim::Simulation& sim) override {
+    pending_ = false;
+    if (!running_ || sim.now() > spec_.stop) return;
+    if (keep(sim.now())) issue(sim);
+    schedule_next();
+  }
+
+  const SourceSpec& spec() const { return spec_; }
+  std::int64_t in_flight() const { return in_flight_; }
+  std::int64_t issued() const { return issued_->value(); }
+  std::int64_t completed() const { return ok_->value() + failed_->value(); }
+
+ private:
+  double peak_rate() const {
+    return rate_per_s_ * (1.0 + (spec_.diurnal ? spec_.diurnal->amplitude : 0.0));
+  }
+
+  bool keep(sim::Time now) {
+    if (!spec_.diurnal || spec_.diurnal->amplitude == 0) return true;
+    std::int64_t unix_ns = world_.sim().epoch_unix_ns() + now;
+    double tod = static_cast<double>(((unix_ns % sim::kDay) + sim::kDay) % sim::kDay);
+    double phase = 2 * std::numbers::pi * (tod - static_cast<double>(spec_.diurnal->peak)) /
+                   static_cast<double>(sim::kDay);
+    double a = spec_.diurnal->amplitude;
+    return rng_.uniform01() * (1 + a) < 1 + a * std::cos(phase);
+  }
+
+  void schedule_next() {
+    double peak = peak_rate();
+    if (!running_ || !(peak > 0)) return;
+    double gap_ns = rng_.exponential(1e9 / peak);
+    sim::Time at = world_.sim().now() + std::max<sim::Duration>(1, std::llround(gap_ns));
+    if (at > spec_.stop) return;
+    pending_ = true;
+    world_.sim().schedule_at(at, *this);
+  }
+
+  void issue(sim::Simulation& sim) {
+    Request r;
+    r.id = ++next_id_;
+    r.client = spec_.client;
+    r.endpoint = spec_.endpoint;
+    r.size_bytes = spec_.request_size->sample_int(rng_);
+    if (size_scale_ != 1.0) {
+      r.size_bytes =
+          std::max<std::int64_t>(1, std::llround(static_cast<double>(r.size_bytes) * size_scale_));
+    }
+    r.issued_at = sim.now();
+    if (spec_.deadline > 0) r.deadline = sim.now() + spec_.deadline;
+    sim::Time issued_at = sim.now();
+    sim::Time deadline = r.deadline;
+    r.done = [this, issued_at, deadline](const Response& resp) {
+      --in_flight_;
+      sim::Time now = world_.sim().now();
+      (resp.ok ? ok_ : failed_)->add();
+      if (resp.ok && now > deadline) late_->add();
+      if (resp.ok) latency_->record(now - issued_at);
+    };
+    issued_->add();
+    ++in_flight_;
+    Instance* host = hosts_[static_cast<std::size_t>(
+        rng_.uniform_int(0, static_cast<std::int64_t>(hosts_.size()) - 1))];
+    host->handle(std::move(r));
+  }
+
+  const SourceSpec& spec_;
+  World& world_;
+  sim::Rng& rng_;
+  double rate_per_s_;
+  double scale_;
+  double size_scale_;
+  std::vector<Instance*> hosts_;
+  bool running_ = false;
+  bool pending_ = false;
+  std::uint64_t next_id_ = 0;
+  std::int64_t in_flight_ = 0;
+  sim::Counter* issued_;
+  sim::Counter* ok_;
+  sim::Counter* failed_;
+  sim::Counter* late_;
+  sim::Histogram* latency_;
+};
+
+ScenarioRun::ScenarioRun(const Scenario& scenario, const Registry& registry)
+    : scenario_(scenario),
+      sim_(std::make_unique<sim::Simulation>(scenario.seed, scenario.epoch_unix_ns)) {
+  world_ = std::make_unique<World>(*sim_, metrics_);
+  for (const auto& dc : scenario.datacenters) {
+    for (const auto& svc : dc.services) {
+      const ServiceKind* kind = registry.find(svc.kind);
+      if (!kind) throw ScenarioError({{scenario.file, "", "unknown kind " + svc.kind, ""}});
+      for (int i = 0; i < svc.hosts; ++i) {
+        HostContext ctx{dc.name,
+                        svc.name,
+                        svc.kind,
+                        i,
+                        svc.hosts,
+                        scenario.scale,
+                        svc.host_params[static_cast<std::size_t>(i)]};
+        world_->add(kind->build(*world_, ctx));
+      }
+    }
+  }
+  for (const auto& [path, inst] : world_->instances()) inst->start(*world_);
+  for (const auto& src : scenario.sources) {
+    sources_.push_back(std::make_unique<SourceDriver>(src, *world_, scenario.scale));
+  }
+  if (!scenario.invariants.empty()) {
+    auto known = check_invariants();
+    for (const auto& want : scenario.invariants) {
+      bool found = false;
+      std::string names;
+      for (const auto& k : known) {
+        found = found || k.name == want;
+        if (names.find(k.name) == std::string::npos) names += (names.empty() ? "" : ", ") + k.name;
+      }
+      if (!found) {
+        throw ScenarioError({{scenario.file, "invariants",
+                              "no host provides invariant '" + want + "'", "one of: " + names}});
+      }
+    }
+  }
+  sampler_ = std::make_unique<sim::TimeSeriesSampler>(*sim_, metrics_, scenario.metrics_interval);
+  schedule_timeline();
+}
+
+ScenarioRun::~ScenarioRun() {
+  // Pending events point at hosts and sources: free the queue before them.
+  sampler_->stop();
+  sim_->shutdown();
+  sim_.reset();
+}
+
+void ScenarioRun::schedule_timeline() {
+  sim::Simulation& sim = *sim_;
+  sim::Kind start_kind = sim.intern_kind("source.start");
+  for (auto& src : sources_) {
+    if (!src->spec().enabled) continue;
+    SourceDriver* s = src.get();
+    sim.call_at(src->spec().start, start_kind, [s] { s->start(); });
+  }
+  sim::Kind kind = sim.intern_kind("timeline");
+  for (const auto& entry : scenario_.timeline) {
+    const TimelineEntry* e = &entry;
+    sim.call_at(entry.at, kind, [this, e] {
+      for (const Action& a : e->actions) {
+        switch (a.type) {
+          case ActionType::SetParam:
+            world_->find(a.target)->set(a.param, a.value);
+            break;
+          case ActionType::Crash:
+            metrics_.counter("host.crashes", {{"host", a.target}}).add();
+            world_->find(a.target)->crash();
+            break;
+          case ActionType::Restart:
+            world_->find(a.target)->restart();
+            break;
+          case ActionType::StartSource:
+          case ActionType::StopSource:
+          case ActionType::SetSourceRate:
+            for (auto& s : sources_) {
+              if (s->spec().name != a.target) continue;
+              if (a.type == ActionType::StartSource) s->start();
+              if (a.type == ActionType::StopSource) s->stop();
+              if (a.type == ActionType::SetSourceRate) s->set_rate(a.value.number);
+            }
+            break;
+        }
+      }
+    });
+  }
+}
+
+RunResult ScenarioRun::run(std::optional<sim::Time> until,
+                           const std::function<void(const sim::Simulation&)>& on_slice) {
+  sim::Time end = until.value_or(scenario_.duration);
+  sampler_->start();
+  sim::Duration slice = std::max<sim::Duration>(1, scenario_.duration / 200);
+  for (sim::Time t = std::min(end, slice);; t = std::min(end, t + slice)) {
+    sim_->run_until(t);
+    if (on_slice) on_slice(*sim_);
+    if (t >= end) break;
+  }
+  sampler_->sample_now();
+  for (const auto& [path, inst] : world_->instances()) inst->finish(*world_);
+  RunResult r;
+  r.fingerprint = sim_->fingerprint();
+  r.events = sim_->events_executed();
+  r.end = sim_->now();
+  for (auto& inv : check_invariants()) {
+    if (scenario_.invariants.empty() ||
+        std::find(scenario_.invariants.begin(), scenario_.invariants.end(), inv.name) !=
+            scenario_.invariants.end()) {
+      r.invariants.push_back(std::move(inv));
+    }
+  }
+  return r;
+}
+
+std::vector<InvariantResult> ScenarioRun::check_invariants() {
+  std::vector<InvariantResult> out;
+  for (const auto& src : sources_) {
+    std::string err;
+    if (src->issued() != src->completed() + src->in_flight() || src->in_flight() < 0) {
+      err = "issued " + std::to_string(src->issued()) + " != completed " +
+            std::to_string(src->completed()) + " + in flight " + std::to_string(src->in_flight());
+    }
+    out.push_back({"requests.accounted", "source/" + src->spec().name, err});
+  }
+  for (const auto& [path, inst] : world_->instances()) {
+    for (auto& inv : inst->invariants()) out.push_back({inv.name, path, inv.check()});
+  }
+  return out;
+}
+
+namespace {
+
+bool reported(const Scenario& s, const std::string& name) {
+  if (s.report.empty()) return true;
+  for (const auto& p : s.report) {
+    if (name.rfind(p, 0) == 0) return true;
+  }
+  return false;
+}
+
+std::string ms(double ns) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", ns / 1e6);
+  return buf;
+}
+
+}  // namespace
+
+std::string ScenarioRun::summary_table(const RunResult& r, double wall_seconds) const {
+  std::ostringstream o;
+  char line[512];
+  o << "scenario     " << scenario_.name << "  (" << scenario_.file << ")\n";
+  o << "seed         " << scenario_.seed << "   scale " << format_real(scenario_.scale) << "\n";
+  o << "simulated    " << sim::format_iso8601(scenario_.epoch_unix_ns) << " .. "
+    << sim::format_iso8601(scenario_.epoch_unix_ns + r.end) << "  (" << sim::format_duration(r.end)
+    << ")\n";
+  std::snprintf(line, sizeof line, "events       %" PRIu64 "  in %.2f s wall (%.2f M events/s)\n",
+                r.events, wall_seconds,
+                wall_seconds > 0 ? static_cast<double>(r.events) / wall_seconds / 1e6 : 0.0);
+  o << line;
+  o << "fingerprint  " << format_fingerprint(r.fingerprint) << "\n\n";
+  std::snprintf(line, sizeof line, "%-64s %14s %10s %10s %10s %10s\n", "metric", "value/count",
+                "mean ms", "p50 ms", "p99 ms", "max ms");
+  o << line;
+  metrics_.for_each([&](const sim::SeriesView& s) {
+    if (!reported(scenario_, s.name)) return;
+    std::string key = s.key.size() > 64 ? s.key.substr(0, 61) + "..." : s.key;
+    if (s.type == sim::SeriesType::kHistogram) {
+      const auto& h = *s.histogram;
+      std::snprintf(line, sizeof line, "%-64s %14" PRIu64 " %10s %10s %10s %10s\n", key.c_str(),
+                    h.count(), ms(h.mean()).c_str(),
+                    ms(static_cast<double>(h.quantile(0.5))).c_str(),
+                    ms(static_cast<double>(h.quantile(0.99))).c_str(),
+                    ms(static_cast<double>(h.max())).c_str());
+    } else {
+      double v = s.type == sim::SeriesType::kCounter ? static_cast<double>(s.counter->value())
+                 : s.type == sim::SeriesType::kGauge ? s.gauge->value()
+                                                     : (*s.gauge_fn)();
+      std::string text = v == std::floor(v) && std::fabs(v) < 1e15 ? std::to_string(std::llround(v))
+                                                                   : format_real(v);
+      std::snprintf(line, sizeof line, "%-64s %14s\n", key.c_str(), text.c_str());
+    }
+    o << line;
+  });
+  std::size_t failed = 0;
+  for (const auto& inv : r.invariants) failed += inv.error.empty() ? 0 : 1;
+  o << "\ninvariants   " << r.invariants.size() - failed << "/" << r.invariants.size() << " hold\n";
+  for (const auto& inv : r.invariants) {
+    if (!inv.error.empty())
+      o << "  FAILED " << inv.name << " @ " << inv.instance << ": " << inv.error << "\n";
+  }
+  return o.str();
+}
+
+void ScenarioRun::write_outputs(const std::string& dir, const RunResult& r,
+                                double wall_seconds) const {
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream f(dir + "/summary.json");
+    if (!f) throw std::runtime_error("cannot write " + dir + "/summary.json");
+    sim::JsonWriter w(f);
+    w.begin_object();
+    w.key("scenario").value(scenario_.name);
+    w.key("file").value(scenario_.file);
+    w.key("seed").value(static_cast<std::int64_t>(scenario_.seed));
+    w.key("scale").value(scenario_.scale);
+    w.key("epoch").value(sim::format_iso8601(scenario_.epoch_unix_ns));
+    w.key("duration").value(sim::format_duration(scenario_.duration));
+    w.key("simulated_end").value(sim::format_iso8601(scenario_.epoch_unix_ns + r.end));
+    w.key("fingerprint").value(format_fingerprint(r.fingerprint));
+    w.key("events").value(static_cast<std::int64_t>(r.events));
+    w.key("wall_seconds").value(wall_seconds);
+    w.key("invariants_hold").value(r.invariants_hold());
+    w.key("invariants").begin_array();
+    for (const auto& inv : r.invariants) {
+      w.begin_object().key("name").value(inv.name).key("instance").value(inv.instance);
+      w.key("ok").value(inv.error.empty()).key("error").value(inv.error).end_object();
+    }
+    w.end_array();
+    w.key("metrics");
+    metrics_.write_json(w);
+    w.end_object();
+    f << "\n";
+    if (!f) throw std::runtime_error("error writing " + dir + "/summary.json");
+  }
+  sampler_->write_csv_file(dir + "/timeseries.csv");
+  std::ofstream y(dir + "/scenario.resolved.yaml");
+  y << resolved_yaml(scenario_);
+  if (!y) throw std::runtime_error("cannot write " + dir + "/scenario.resolved.yaml");
+}
+
+}  // namespace skysim::scenarios

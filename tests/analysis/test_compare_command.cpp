@@ -1,0 +1,241 @@
+// compare, shards and merge end to end through real worker processes, with a stand-in for
+// `skysim run` (fake_skysim.sh) so these tests do not depend on any scenario.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <sstream>
+#include <system_error>
+
+#include "analysis/compare_command.hpp"
+#include "analysis/plot.hpp"
+#include "analysis/report.hpp"
+#include "analysis/sweep_runner.hpp"
+#include "analysis/worker_pool.hpp"
+
+using namespace skysim::analysis;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path test_root() {
+  return fs::temp_directory_path() / ("skysim-test-analysis-" + std::to_string(::getpid()));
+}
+
+// Everything the tests write lives under one directory, removed when the binary exits.
+struct RemoveTestRoot {
+  ~RemoveTestRoot() {
+    std::error_code ec;
+    fs::remove_all(test_root(), ec);
+  }
+} remove_test_root;
+
+fs::path fresh_dir(const std::string& name) {
+  fs::path dir = test_root() / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// The stand-in runner, copied so its exec bit does not depend on how the tree was checked out.
+std::string fake_skysim() {
+  static std::string path = [] {
+    fs::path dst = fresh_dir("bin") / "fake_skysim.sh";
+    fs::copy_file(fs::path(SKYSIM_SOURCE_DIR) / "tests/analysis/fake_skysim.sh", dst);
+    fs::permissions(dst, fs::perms::owner_all, fs::perm_options::add);
+    return dst.string();
+  }();
+  return path;
+}
+
+CompareOptions options(const fs::path& out, bool with_failure) {
+  CompareOptions o;
+  o.spec.scenario = "fanout.yaml";
+  o.spec.vary = {parse_vary("policy=full,lossy,onread")};
+  if (with_failure) {
+    o.spec.vary.push_back(parse_vary("fail_seed=4"));
+  }
+  o.spec.seeds = parse_seeds("1..6");
+  o.jobs = 2;
+  o.out_dir = out.string();
+  o.program = fake_skysim();
+  o.plots = false;
+  return o;
+}
+
+std::string slurp(const fs::path& p) { return read_file_text(p.string()); }
+
+}  // namespace
+
+TEST_CASE("compare runs every variant x seed in worker processes") {
+  auto out = fresh_dir("plain");
+  auto opt = options(out, false);
+  opt.plots = !find_program("gnuplot").empty();
+  opt.series = {"queue_depth"};
+  std::ostringstream so, se;
+  CHECK(run_compare(opt, so, se) == 0);
+  INFO(se.str());
+  CHECK_THAT(so.str(), Catch::Contains("18 runs (3 variants x 6 seeds), 18 ok, 0 failed"));
+  auto json = Json::parse(slurp(out / "compare.json"));
+  const auto& tables = json.at("tables").as_array();
+  REQUIRE(tables.size() == 3);  // errors, latency_ms, mem.peak_mb
+  const auto& lat = tables[1].at("rows").as_array();
+  CHECK(tables[1].at("metric").as_string() == "latency_ms");
+  // The fake's latency is 10 * level + noise in [0, 1): the ratio onread/full lies near 3.
+  CHECK(lat[2].at("ratio_to_first").as_number() > 2.5);
+  CHECK(lat[2].at("ratio_to_first").as_number() < 3.2);
+  CHECK_FALSE(lat[2].at("overlaps_first").as_bool());
+  CHECK(fs::exists(out / "runs" / "v002-seed6" / "summary.json"));
+  if (opt.plots) {
+    CHECK(fs::exists(out / "plots" / "metric-latency_ms.svg"));
+    CHECK(fs::exists(out / "plots" / "series-queue_depth.svg"));
+  }
+}
+
+TEST_CASE("a failed run is reported with its reproducer and fails the compare") {
+  auto out = fresh_dir("failing");
+  std::ostringstream so, se;
+  CHECK(run_compare(options(out, true), so, se) == 1);
+  CHECK_THAT(so.str(), Catch::Contains("3 failed"));
+  CHECK_THAT(so.str(), Catch::Contains("exit 3: invariant violated"));
+  CHECK_THAT(so.str(), Catch::Contains(
+                           "reproduce: skysim run fanout.yaml --seed 4 --set policy=lossy "
+                           "--set fail_seed=4"));
+}
+
+TEST_CASE("shards 1/3, 2/3, 3/3 merged equal the unsharded compare byte for byte") {
+  for (bool with_failure : {false, true}) {
+    INFO("with a failing seed: " << with_failure);
+    auto whole = fresh_dir("whole");
+    std::ostringstream whole_out, err;
+    int whole_status = run_compare(options(whole, with_failure), whole_out, err);
+
+    auto shards = fresh_dir("shards");
+    std::vector<std::string> files;
+    for (int i = 1; i <= 3; ++i) {
+      auto opt = options(shards, with_failure);
+      opt.shard = Shard{i, 3};
+      opt.jobs = 1;
+      std::ostringstream so;
+      run_compare(opt, so, err);
+      files.push_back((shards / shard_file_name(*opt.shard)).string());
+    }
+    // Out of order on purpose: merge must not care.
+    std::swap(files[0], files[2]);
+    auto merged = fresh_dir("merged");
+    std::ostringstream merged_out;
+    int merged_status = run_merge(files, merged.string(), false, merged_out, err);
+
+    CHECK(merged_status == whole_status);
+    CHECK(merged_out.str() == whole_out.str());
+    for (const char* f : {"compare.csv", "compare.json", "tables.txt", kRunsFile}) {
+      INFO(f);
+      CHECK(slurp(merged / f) == slurp(whole / f));
+    }
+  }
+}
+
+TEST_CASE("merge refuses incomplete, repeated or mixed shard sets") {
+  auto shards = fresh_dir("bad-shards");
+  std::ostringstream so, err;
+  std::vector<std::string> files;
+  for (int i = 1; i <= 2; ++i) {
+    auto opt = options(shards, false);
+    opt.shard = Shard{i, 2};
+    run_compare(opt, so, err);
+    files.push_back((shards / shard_file_name(*opt.shard)).string());
+  }
+  auto out = fresh_dir("bad-merge").string();
+  CHECK_THROWS_WITH(run_merge({files[0]}, out, false, so, err), Catch::Contains("runs missing"));
+  CHECK_THROWS_WITH(run_merge({files[0], files[1], files[0]}, out, false, so, err),
+                    Catch::Contains("more than once"));
+
+  auto other = options(shards, false);
+  other.spec.seeds = parse_seeds("1..7");
+  other.shard = Shard{1, 1};
+  other.out_dir = fresh_dir("other").string();
+  run_compare(other, so, err);
+  auto other_file = (fs::path(other.out_dir) / shard_file_name(*other.shard)).string();
+  CHECK_THROWS_WITH(run_merge({files[0], other_file}, out, false, so, err),
+                    Catch::Contains("different sweep"));
+}
+
+TEST_CASE("worker exits are decoded: status, signal, missing program") {
+  std::vector<WorkerJob> jobs{{{"/bin/sh", "-c", "exit 0"}, ""},
+                              {{"/bin/sh", "-c", "exit 3"}, ""},
+                              {{"/bin/sh", "-c", "kill -9 $$"}, ""},
+                              {{"/nonexistent/skysim"}, ""}};
+  std::vector<std::size_t> done;
+  auto exits = run_workers(jobs, 2, [&](std::size_t i, const WorkerExit&) { done.push_back(i); });
+  CHECK(exits[0].exit_code == 0);
+  CHECK(exits[1].describe() == "exit 3");
+  CHECK(exits[2].signal == 9);
+  CHECK_THAT(exits[2].describe(), Catch::StartsWith("killed by signal 9"));
+  CHECK(exits[3].exit_code == 127);
+  CHECK(done.size() == 4);
+  CHECK_THROWS_AS(run_workers(jobs, 0), std::invalid_argument);
+}
+
+TEST_CASE("report: one self-contained HTML page with the plots inline") {
+  if (find_program("gnuplot").empty()) {
+    WARN("gnuplot not installed: report plot checks skipped");
+    return;
+  }
+  auto out = fresh_dir("report");
+  auto opt = options(out, true);
+  opt.plots = true;
+  opt.series = {"queue_depth"};
+  std::ostringstream so, se;
+  run_compare(opt, so, se);
+  auto html = slurp(write_report(out.string()));
+  CHECK_THAT(html, Catch::StartsWith("<!DOCTYPE html>"));
+  CHECK_THAT(html, Catch::Contains("<style>"));
+  CHECK_THAT(html, Catch::Contains("latency_ms"));
+  CHECK_THAT(html, Catch::Contains("reproduce: <code>skysim run fanout.yaml --seed 4"));
+  // Every metric plot and the series plot, inline.
+  std::size_t svgs = 0;
+  for (auto pos = html.find("<svg"); pos != std::string::npos; pos = html.find("<svg", pos + 1)) {
+    ++svgs;
+  }
+  CHECK(svgs == 4);
+  // Nothing fetched from anywhere: no URL, no external script, stylesheet or image.
+  CHECK(html.find("http:") == std::string::npos);
+  CHECK(html.find("https:") == std::string::npos);
+  CHECK(html.find("<script") == std::string::npos);
+  CHECK(html.find("<link") == std::string::npos);
+  CHECK(html.find(" src=") == std::string::npos);
+
+  // A run directory gets its summary and one plot per time series column.
+  auto run_dir = out / "runs" / "v000-seed1";
+  auto run_html = slurp(write_report(run_dir.string()));
+  CHECK_THAT(run_html, Catch::Contains("fp-1-1"));
+  CHECK_THAT(run_html, Catch::Contains("mem.peak_mb"));
+  CHECK_THAT(run_html, Catch::Contains("<svg"));
+  CHECK(run_html.find("http") == std::string::npos);
+
+  CHECK_THROWS_WITH(write_report(fresh_dir("empty").string()),
+                    Catch::Contains("neither compare.json"));
+}
+
+TEST_CASE("report renders in headless Chromium (skipped when chromium is absent)") {
+  std::string chromium = find_program("chromium");
+  if (chromium.empty() || find_program("gnuplot").empty()) {
+    WARN("chromium or gnuplot not installed: rendering test skipped");
+    return;
+  }
+  auto out = fresh_dir("render");
+  auto opt = options(out, false);
+  opt.plots = true;
+  std::ostringstream so, se;
+  run_compare(opt, so, se);
+  auto html = write_report(out.string());
+  auto png = (out / "report.png").string();
+  auto exits = run_workers({WorkerJob{{chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                                       "--screenshot=" + png, "--window-size=1200,2400",
+                                       "file://" + fs::absolute(html).string()},
+                                      (out / "chromium.log").string()}},
+                           1);
+  CHECK(exits[0].exit_code == 0);
+  REQUIRE(fs::exists(png));
+  CHECK(fs::file_size(png) > 10000);  // a blank page compresses to far less
+}

@@ -1,0 +1,65 @@
+#pragma once
+// One line of the selftest table and the two ways a line earns its verdict:
+//
+//   ReplicatedCheck  a number with an analytic value: one observation per seed (independent
+//                    replications), a Student-t interval from them, PASS when the analytic value
+//                    lies inside. The verdict interval is family-wise (Bonferroni over every
+//                    statistical line of the table), so one table of many lines still has <= 5 %
+//                    chance of a false FAIL; the 95 % interval is shown too.
+//   DirectCheck      a property that is exact (FIFO order, determinism) or already a test
+//                    statistic (chi-square, KS p-values, published arithmetic).
+#include <string>
+#include <vector>
+
+#include "validation/confidence.hpp"
+
+namespace skysim::validation {
+
+struct ReplicatedCheck {
+  std::string claim;
+  std::string source;           // a file in docs/ or the seeds, or a textbook reference
+  double expected = 0;
+  std::vector<double> per_seed;  // the observation of each replication at the full length
+  std::vector<double> per_seed_short;  // at a quarter of the length, other seeds (optional)
+  std::string unit;             // for display: "ms", "/s", ""
+  double display_scale = 1;     // value * display_scale is printed
+  double resolution = 0;        // widest 95 % half-width the check accepts as informative
+};
+
+struct DirectCheck {
+  std::string claim;
+  std::string source;
+  std::string expected;
+  std::string simulated;
+  bool pass = false;
+  bool statistical = false;  // a p-value test: counts in the family-wise correction
+};
+
+struct CheckRow {
+  std::string claim;
+  std::string source;
+  std::string expected;
+  std::string simulated;
+  std::string verdict;  // PASS, PASS (family-wise), FAIL (...)
+  bool pass = false;
+};
+
+// Per-line confidence that keeps the family-wise error at `family_alpha` over `lines` lines.
+double bonferroni_confidence(int lines, double family_alpha = 0.05);
+
+// Turns a replicated check into a row, judged at `verdict_confidence`.
+CheckRow judge(const ReplicatedCheck& c, double verdict_confidence);
+CheckRow judge(const DirectCheck& c);
+
+// The 1/sqrt(T) law for the confidence intervals: over the checks that have short runs, the
+// geometric mean of half_width(T/4) / half_width(T) must be 2; the accepted range comes from
+// the sampling spread of a standard deviation (Var log s ~ 1 / (2 (n - 1)) per run length).
+CheckRow judge_shrinkage(const std::vector<const ReplicatedCheck*>& checks,
+                         double verdict_confidence);
+
+// The table, one line per row, columns padded; ends with a "N/M checks hold" line.
+std::string format_table(const std::vector<CheckRow>& rows);
+
+std::string format_number(double v, int significant = 4);
+
+}  // namespace skysim::validation
