@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "analysis/fork.hpp"
 #include "analysis/plot.hpp"
 #include "analysis/run_record.hpp"
 #include "analysis/sweep_runner.hpp"
@@ -111,7 +112,10 @@ int run_compare(const CompareOptions& opt, std::ostream& out, std::ostream& err)
       runs.push_back(r);
     }
   }
-  auto records = execute_runs(spec, runs, runner, opt.progress ? &err : nullptr);
+  // --fork-at: one worker per seed runs the shared prefix once and forks the variants.
+  auto records = spec.fork_at.empty()
+                     ? execute_runs(spec, runs, runner, opt.progress ? &err : nullptr)
+                     : execute_forked_runs(spec, runs, runner, opt.progress ? &err : nullptr);
 
   std::string lines = to_lines(spec, records);
   if (opt.shard) {

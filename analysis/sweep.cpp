@@ -105,10 +105,14 @@ Json SweepSpec::to_json() const {
   for (auto s : seeds) {
     ss.push_back(Json(s));
   }
-  return JsonObject{{"scenario", scenario},
-                    {"vary", std::move(vs)},
-                    {"seeds", std::move(ss)},
-                    {"metrics", JsonArray(metrics.begin(), metrics.end())}};
+  JsonObject o{{"scenario", scenario},
+               {"vary", std::move(vs)},
+               {"seeds", std::move(ss)},
+               {"metrics", JsonArray(metrics.begin(), metrics.end())}};
+  if (!fork_at.empty()) {
+    o["fork_at"] = fork_at;  // only when set: unforked sweeps keep their bytes
+  }
+  return o;
 }
 
 SweepSpec SweepSpec::from_json(const Json& j) {
@@ -129,6 +133,9 @@ SweepSpec SweepSpec::from_json(const Json& j) {
   }
   for (const auto& m : j.at("metrics").as_array("sweep.metrics")) {
     s.metrics.push_back(m.as_string("sweep.metrics[]"));
+  }
+  if (const Json* f = j.find("fork_at")) {
+    s.fork_at = f->as_string("sweep.fork_at");
   }
   return s;
 }
@@ -226,6 +233,14 @@ std::string reproducer(const SweepSpec& spec, const RunSpec& run) {
       "skysim run " + shell_word(spec.scenario) + " --seed " + std::to_string(run.seed);
   for (const auto& [path, value] : spec.variant(run.variant).overrides) {
     out += " --set " + shell_word(path + "=" + value);
+  }
+  if (!spec.fork_at.empty()) {
+    // A branch is not a plain run: replay it as a one-variant, one-seed forked compare.
+    out = "skysim compare " + shell_word(spec.scenario) + " --seeds " + std::to_string(run.seed) +
+          " --fork-at " + shell_word(spec.fork_at);
+    for (const auto& [path, value] : spec.variant(run.variant).overrides) {
+      out += " --vary " + shell_word(path + "=" + value);
+    }
   }
   return out;
 }

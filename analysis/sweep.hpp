@@ -46,6 +46,9 @@ struct SweepSpec {
   std::vector<Vary> vary;
   std::vector<std::uint64_t> seeds;  // in the order given
   std::vector<std::string> metrics;  // --metric filter; empty = every metric the runs report
+  // --fork-at DATE: variants branch from the as-was run at this instant (analysis/fork.hpp);
+  // empty = every run starts from time 0. Part of the sweep's identity, so merge checks it.
+  std::string fork_at;
 
   std::vector<Variant> variants() const;  // first --vary varies slowest
   std::vector<RunSpec> runs() const;      // variant-major, then seeds

@@ -1,15 +1,19 @@
 // skysim compare SCENARIO --vary path=a,b --seeds 1..32 [--jobs N] [--metric NAME]...
-//   [--series NAME]... [--out DIR] [--shard i/n]
+//   [--series NAME]... [--out DIR] [--shard i/n] [--fork-at DATE]
 // Runs variants x seeds as `skysim run` worker processes and prints a table per metric; the
 // work is in analysis/compare_command.hpp.
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 
 #include "analysis/compare_command.hpp"
+#include "analysis/fork.hpp"
+#include "analysis/sweep_runner.hpp"
 #include "app/commands.hpp"
+#include "app/fork_runner.hpp"
 
 namespace skysim::app {
 
@@ -25,6 +29,7 @@ struct CompareArgs {
   std::string out;
   std::string shard;
   std::string runner;
+  std::string fork_at;
   bool no_plots = false;
 };
 
@@ -51,6 +56,15 @@ void compare(const CompareArgs& a) {
   }
   if (!std::filesystem::exists(a.scenario)) {
     throw UsageError("compare: no such scenario file: " + a.scenario);
+  }
+  if (!a.fork_at.empty()) {
+    // Every variant must be able to take effect mid-run: say so before any run starts.
+    opt.spec.fork_at = a.fork_at;
+    try {
+      check_fork_sweep(opt.spec);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("compare: ") + e.what());
+    }
   }
   if (a.jobs < 0) {
     throw UsageError("--jobs must be at least 1 (0 = one per CPU), got " +
@@ -91,8 +105,27 @@ void register_compare(CLI::App& app) {
                   "i/n: run only runs with index = i-1 mod n; write JSON lines for merge");
   cmd->add_option("--runner", a->runner,
                   "Program each worker runs as `PROGRAM run ...` (default: this skysim)");
+  cmd->add_option("--fork-at", a->fork_at,
+                  "DATE or offset: run the as-was prefix once per seed, then fork each variant "
+                  "there (only settable params and source rates may vary)");
   cmd->add_flag("--no-plots", a->no_plots, "Skip the gnuplot plots");
   cmd->callback([a] { compare(*a); });
+
+  // compare's own seed worker for --fork-at (analysis/fork.hpp); not for people, so hidden.
+  auto* branches = app.add_subcommand(analysis::kForkWorkerCommand,
+                                      "Run a fork plan written by compare --fork-at");
+  branches->group("");
+  auto* plan = new std::string;
+  branches->add_option("plan", *plan, "PLAN.json")->required();
+  branches->callback([plan] {
+    analysis::ForkPlan p =
+        analysis::ForkPlan::from_json(analysis::Json::parse(analysis::read_file_text(*plan)));
+    int status = run_fork_plan(p);
+    std::fflush(stdout);
+    if (status != 0) {
+      throw ExitCode{status};
+    }
+  });
 }
 
 }  // namespace skysim::app

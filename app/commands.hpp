@@ -24,5 +24,7 @@ void register_compare(CLI::App& app);
 void register_merge(CLI::App& app);
 void register_report(CLI::App& app);
 void register_explain(CLI::App& app);
+void register_selftest(CLI::App& app);
+void register_fuzz(CLI::App& app);
 
 }  // namespace skysim::app

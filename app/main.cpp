@@ -15,6 +15,8 @@ int main(int argc, char** argv) {
   skysim::app::register_merge(app);
   skysim::app::register_report(app);
   skysim::app::register_explain(app);
+  skysim::app::register_selftest(app);
+  skysim::app::register_fuzz(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -284,6 +284,12 @@ class DataPlaneInstance final : public Instance {
     };
   }
 
+  std::vector<Milestone> milestones() const override {
+    std::vector<Milestone> out;
+    for (const auto& e : host_.events()) out.push_back(Milestone{e.at, e.what});
+    return out;
+  }
+
   DataPlaneHost& host() { return host_; }
 
  private:

@@ -104,6 +104,13 @@ struct Invariant {
   std::function<std::string()> check;
 };
 
+// Something a host saw happen that a user replaying an outage wants dated in the summary
+// ("first bind error", "OOM kill", "dialer changed to random_loopback").
+struct Milestone {
+  sim::Time at = 0;
+  std::string what;
+};
+
 // One built host of a service kind.
 class Instance {
  public:
@@ -130,6 +137,8 @@ class Instance {
   virtual void restart() { up_ = true; }
   // Checked at the end of the run; results go into summary.json.
   virtual std::vector<Invariant> invariants() { return {}; }
+  // Dated events for the summary's "phases" list, oldest first.
+  virtual std::vector<Milestone> milestones() const { return {}; }
   // Called once when the run ends (flush gauges, settle accounting). Not on a failure.
   virtual void finish(World& world) {}
 

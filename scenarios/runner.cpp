@@ -1,5 +1,6 @@
 #include "scenarios/runner.hpp"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -227,7 +228,10 @@ void ScenarioRun::schedule_timeline() {
 RunResult ScenarioRun::run(std::optional<sim::Time> until,
                            const std::function<void(const sim::Simulation&)>& on_slice) {
   sim::Time end = until.value_or(scenario_.duration);
-  sampler_->start();
+  if (!sampler_started_) {
+    sampler_->start();
+    sampler_started_ = true;
+  }
   sim::Duration slice = std::max<sim::Duration>(1, scenario_.duration / 200);
   for (sim::Time t = std::min(end, slice);; t = std::min(end, t + slice)) {
     sim_->run_until(t);
@@ -248,6 +252,25 @@ RunResult ScenarioRun::run(std::optional<sim::Time> until,
     }
   }
   return r;
+}
+
+void ScenarioRun::advance_to(sim::Time t) {
+  if (!sampler_started_) {
+    sampler_->start();
+    sampler_started_ = true;
+  }
+  sim_->run_until(t);
+}
+
+bool ScenarioRun::set_source_rate(const std::string& name, double per_s) {
+  bool found = false;
+  for (auto& s : sources_) {
+    if (s->spec().name == name) {
+      s->set_rate(per_s);
+      found = true;
+    }
+  }
+  return found;
 }
 
 std::vector<InvariantResult> ScenarioRun::check_invariants() {
@@ -284,6 +307,17 @@ std::string ms(double ns) {
 
 }  // namespace
 
+std::vector<std::pair<std::string, Milestone>> ScenarioRun::phases() const {
+  std::vector<std::pair<std::string, Milestone>> out;
+  for (const auto& [path, inst] : world_->instances()) {
+    for (auto& m : inst->milestones()) out.emplace_back(path, std::move(m));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return a.second.at < b.second.at;
+  });
+  return out;
+}
+
 std::string ScenarioRun::summary_table(const RunResult& r, double wall_seconds) const {
   std::ostringstream o;
   char line[512];
@@ -297,6 +331,15 @@ std::string ScenarioRun::summary_table(const RunResult& r, double wall_seconds) 
                 wall_seconds > 0 ? static_cast<double>(r.events) / wall_seconds / 1e6 : 0.0);
   o << line;
   o << "fingerprint  " << format_fingerprint(r.fingerprint) << "\n\n";
+  auto ph = phases();
+  if (!ph.empty()) {
+    o << "phases\n";
+    for (const auto& [host, m] : ph) {
+      o << "  " << sim::format_iso8601(scenario_.epoch_unix_ns + m.at) << "  " << host << "  "
+        << m.what << "\n";
+    }
+    o << "\n";
+  }
   std::snprintf(line, sizeof line, "%-64s %14s %10s %10s %10s %10s\n", "metric", "value/count",
                 "mean ms", "p50 ms", "p99 ms", "max ms");
   o << line;
@@ -353,6 +396,12 @@ void ScenarioRun::write_outputs(const std::string& dir, const RunResult& r,
     for (const auto& inv : r.invariants) {
       w.begin_object().key("name").value(inv.name).key("instance").value(inv.instance);
       w.key("ok").value(inv.error.empty()).key("error").value(inv.error).end_object();
+    }
+    w.end_array();
+    w.key("phases").begin_array();
+    for (const auto& [host, m] : phases()) {
+      w.begin_object().key("at").value(sim::format_iso8601(scenario_.epoch_unix_ns + m.at));
+      w.key("host").value(host).key("what").value(m.what).end_object();
     }
     w.end_array();
     w.key("metrics");

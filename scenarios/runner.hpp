@@ -51,11 +51,22 @@ class ScenarioRun {
   RunResult run(std::optional<sim::Time> until = std::nullopt,
                 const std::function<void(const sim::Simulation&)>& on_slice = {});
 
+  // Runs to `t` and stops there without finishing the run (the sampler starts on first use);
+  // a later run() continues from that instant. Counterfactual forks use it: stop at the fork
+  // time, fork the process, change settable parameters in each branch, go on.
+  void advance_to(sim::Time t);
+  // Sets a source's rate (per second, before `scale`) now, exactly as a timeline
+  // `sources.NAME.rate` entry does. Returns false when no source has that name.
+  bool set_source_rate(const std::string& name, double per_s);
+
   sim::Simulation& sim() { return *sim_; }
   sim::MetricsRegistry& metrics() { return metrics_; }
   const sim::TimeSeriesSampler& sampler() const { return *sampler_; }
   World& world() { return *world_; }
   const Scenario& scenario() const { return scenario_; }
+
+  // Every host's milestones, sorted by time then host path: the phases of the run.
+  std::vector<std::pair<std::string, Milestone>> phases() const;
 
   // summary.json, timeseries.csv, scenario.resolved.yaml into `dir` (created if missing).
   void write_outputs(const std::string& dir, const RunResult& r, double wall_seconds) const;
@@ -72,6 +83,7 @@ class ScenarioRun {
   std::unique_ptr<World> world_;
   std::vector<std::unique_ptr<SourceDriver>> sources_;
   std::unique_ptr<sim::TimeSeriesSampler> sampler_;
+  bool sampler_started_ = false;
 };
 
 // "fingerprint" as printed everywhere: 16 hex digits.

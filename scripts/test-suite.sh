@@ -13,7 +13,7 @@ ctest --preset default -j "$jobs" --output-on-failure
 # Sanitizers on the kernel and the models (the scenario and analysis layers run unsanitized).
 cmake --preset asan >/dev/null
 asan_targets=$(cmake --build --preset asan --target help | sed -n 's/^\(test_[a-z_0-9]*\):.*/\1/p' |
-  grep -E '^test_(sim|net|memcached|goruntime|logsink|errgroup|scylla|social|fdb|fanout|lossy|hotkey|uid|services|components)' || true)
+  grep -E '^test_(sim|net|memcached|goruntime|logsink|errgroup|dataplane|scylla|social|fdb|fanout|lossy|hotkey|uidalloc)$' || true)
 if [[ -n "$asan_targets" ]]; then
   cmake --build --preset asan --target $asan_targets
   for t in $asan_targets; do

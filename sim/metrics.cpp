@@ -343,8 +343,14 @@ void TimeSeriesSampler::write_csv(std::ostream& out) const {
   std::vector<std::size_t> position(columns_.size());
   for (std::size_t p = 0; p < order.size(); ++p) position[order[p]] = p;
 
+  // Series keys separate labels with ',' ("name{dc=east,host=h1}"); in the CSV header they are
+  // separated with ';' so every reader can split a row on commas without quoting rules.
   out << "time_ns,time_s";
-  for (std::uint32_t id : order) out << ',' << columns_[id];
+  for (std::uint32_t id : order) {
+    std::string name = columns_[id];
+    std::replace(name.begin(), name.end(), ',', ';');
+    out << ',' << name;
+  }
   out << '\n';
 
   std::vector<std::string> cells(columns_.size());

@@ -189,6 +189,8 @@ std::int64_t parse_iso8601_unix_ns(std::string_view text) {
   int month = digits(text, i, 2, "a 2-digit month");
   expect(text, i, '-');
   int day = digits(text, i, 2, "a 2-digit day");
+  // int64 nanoseconds since 1970 span 1677..2262; keep well inside it.
+  if (year < 1900 || year > 2200) fail_date(text, "year out of range (1900-2200)");
   if (month < 1 || month > 12) fail_date(text, "month out of range");
   static constexpr int kDaysIn[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;

@@ -15,6 +15,13 @@ double bonferroni_confidence(int lines, double family_alpha) {
 
 std::string format_number(double v, int significant) {
   char buf[64];
+  // Whole numbers of many digits read better as 12000 than as 1.2e+04.
+  const double magnitude = std::fabs(v);
+  if (magnitude >= 1 && magnitude < 1e15 &&
+      static_cast<int>(std::floor(std::log10(magnitude))) + 1 >= significant) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
   std::snprintf(buf, sizeof buf, "%.*g", significant, v);
   return buf;
 }
@@ -38,7 +45,8 @@ CheckRow judge(const ReplicatedCheck& c, double verdict_confidence) {
     digits = std::clamp(
         static_cast<int>(std::ceil(std::log10(std::fabs(at95.mean) / at95.half_width))) + 1, 4, 8);
   }
-  row.simulated = format_number(at95.mean * s, digits) + " ± " + format_number(at95.half_width * s, 2) +
+  row.simulated = format_number(at95.mean * s, digits) + " ± " +
+                  format_number(at95.half_width * s, 2) +
                   (c.unit.empty() ? "" : " " + c.unit) + " (n=" + std::to_string(at95.n);
   if (!c.per_seed_short.empty()) {
     Interval short95 = replication_interval(c.per_seed_short, 0.95);

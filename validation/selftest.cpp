@@ -8,12 +8,13 @@ namespace skysim::validation {
 
 SelftestReport run_selftest(const SelftestOptions& options) {
   QueueingChecks q = run_queueing_checks(options);
-  std::vector<DirectCheck> published = published_checks();
+  PublishedChecks published = published_checks(options);
 
   constexpr int kRngLines = 2;
   SelftestReport report;
-  report.statistical_lines = static_cast<int>(q.checks.size()) + kRngLines + 1;
-  for (const auto& p : published) report.statistical_lines += p.statistical ? 1 : 0;
+  report.statistical_lines = static_cast<int>(q.checks.size() + published.replicated.size()) +
+                             kRngLines + 1;
+  for (const auto& p : published.direct) report.statistical_lines += p.statistical ? 1 : 0;
   report.verdict_confidence = bonferroni_confidence(report.statistical_lines);
   const double alpha = 1 - report.verdict_confidence;
 
@@ -44,7 +45,10 @@ SelftestReport run_selftest(const SelftestOptions& options) {
   report.rows.push_back(judge(check_uniform_int(1, draws, alpha)));
   report.rows.push_back(judge(check_exponential(1, draws / 4, alpha)));
   report.rows.push_back(judge(check_determinism(dir + "/validation-mm1.yaml")));
-  for (const auto& p : published) report.rows.push_back(judge(p));
+  for (const auto& p : published.replicated) {
+    report.rows.push_back(judge(p, report.verdict_confidence));
+  }
+  for (const auto& p : published.direct) report.rows.push_back(judge(p));
   return report;
 }
 

@@ -1,5 +1,6 @@
 #include "models/dataplane/data_plane_host.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace skysim::dataplane {
@@ -90,7 +91,11 @@ DataPlaneHost::DataPlaneHost(sim::Simulation& sim, DataPlaneConfig cfg)
   launch_ = [this](sim::Task<> body) { go_.go(std::move(body)); };
   go_.retain(cfg_.baseline_live_heap_bytes);
   build_client();
-  go_.on_crash([this](goruntime::CrashReason, const std::string&) {
+  thread_watch_.host = this;
+  thread_watch_.kind = sim.intern_kind("dataplane.thread_watch");
+  sim.schedule_in(10 * sim::kSecond, thread_watch_);
+  go_.on_crash([this](goruntime::CrashReason, const std::string& message) {
+    note("process died: " + message);
     // The kernel closes every descriptor of the dead process: pooled and in-use memcached
     // connections alike go to TIME_WAIT in this namespace and stay there (domain.md §1.6 #6).
     client_->crash();
@@ -99,6 +104,8 @@ DataPlaneHost::DataPlaneHost(sim::Simulation& sim, DataPlaneConfig cfg)
   go_.on_restart([this] {
     go_.retain(cfg_.baseline_live_heap_bytes);
     build_client();
+    note("process restarted with an empty memcached pool; " +
+         std::to_string(ns_.time_wait_count()) + " sockets still in TIME_WAIT");
   });
 }
 
@@ -120,12 +127,34 @@ net::Dialer& DataPlaneHost::current_dialer() {
   return fixed_dialer_;
 }
 
+void DataPlaneHost::ThreadWatch::on_event(sim::Simulation& sim) {
+  DataPlaneHost& h = *host;
+  const std::int64_t threads = h.go_.threads();
+  if (h.threads_baseline_ == 0 && sim.now() >= 10 * sim::kMinute) h.threads_baseline_ = threads;
+  if (h.threads_baseline_ > 0 && threads >= 3 * h.threads_baseline_ &&
+      threads >= 2 * std::max<std::int64_t>(h.threads_noted_, 1)) {
+    h.note("OS threads " + std::to_string(threads) + " (baseline " +
+           std::to_string(h.threads_baseline_) + ")");
+    h.threads_noted_ = threads;
+  }
+  sim.schedule_in(10 * sim::kSecond, *this);
+}
+
 void DataPlaneHost::set_dialer(DialerPolicy p) {
+  if (p != cfg_.dialer) note(std::string("memcached dialer set to ") + to_string(p));
   cfg_.dialer = p;
   if (client_) client_->set_dialer(current_dialer());
 }
 
+void DataPlaneHost::set_get_post_record_limit(std::int64_t limit) {
+  if (limit != cfg_.get_post_record_limit) {
+    note("GetPostRecord errgroup limit set to " + std::to_string(limit));
+  }
+  cfg_.get_post_record_limit = limit;
+}
+
 void DataPlaneHost::set_log_policy(logsink::LogPolicy p) {
+  note("log policy changed");
   cfg_.logger.policy = p;
   logger_ = std::make_unique<logsink::Logger>(go_, sink_, cfg_.logger);
 }
@@ -204,7 +233,10 @@ void DataPlaneHost::note_cache_error(const memcached::McResult& r) {
       (r.dial_error.code == net::Errno::kEADDRINUSE ||
        r.dial_error.code == net::Errno::kEADDRNOTAVAIL)) {
     ++stats_.bind_errors;
-    if (stats_.first_bind_error_at < 0) stats_.first_bind_error_at = sim_.now();
+    if (stats_.first_bind_error_at < 0) {
+      stats_.first_bind_error_at = sim_.now();
+      note("first memcached dial error: " + r.error_text());
+    }
     if (stats_.last_bind_error.empty()) stats_.last_bind_error = r.error_text();
   }
 }

@@ -45,6 +45,13 @@ struct RpcResult {
 };
 using RpcDone = std::function<void(const RpcResult&)>;
 
+// Something worth a line in the replay's "phases": the first bind error, a crash, a restart,
+// a thread surge, an operator's change.
+struct HostEvent {
+  sim::Time at = 0;
+  std::string what;
+};
+
 struct DataPlaneStats {
   std::uint64_t rpcs = 0;
   std::uint64_t rpcs_ok = 0;
@@ -73,7 +80,7 @@ class DataPlaneHost {
   void small_rpc(std::int64_t uris, RpcDone done);
 
   // Timeline knobs (each what an engineer changed, or could have).
-  void set_get_post_record_limit(std::int64_t limit) { cfg_.get_post_record_limit = limit; }
+  void set_get_post_record_limit(std::int64_t limit);
   void set_handler_limit(std::int64_t limit) { cfg_.handler_limit = limit; }
   void set_max_batch_uris(std::int64_t n) { cfg_.max_batch_uris = n; }
   void set_dialer(DialerPolicy p);
@@ -91,10 +98,17 @@ class DataPlaneHost {
   logsink::Logger& logger() { return *logger_; }
   ScyllaShare& scylla() { return scylla_; }
   const DataPlaneStats& stats() const { return stats_; }
+  const std::vector<HostEvent>& events() const { return events_; }
+  void note(std::string what) { events_.push_back(HostEvent{sim_.now(), std::move(what)}); }
   std::int64_t rpcs_in_flight() const { return in_flight_; }
 
  private:
   class Call;
+  // Every 10 simulated seconds: notes the first thread surge and each new thread peak decade.
+  struct ThreadWatch final : sim::Handler {
+    DataPlaneHost* host = nullptr;
+    void on_event(sim::Simulation& sim) override;
+  };
   sim::Task<> serve_batch(std::shared_ptr<Call> call, std::int64_t uris, PostMix mix,
                           std::int64_t limit);
   sim::Task<errgroup::Error> fetch_post(std::string key);
@@ -121,6 +135,10 @@ class DataPlaneHost {
   errgroup::Launcher launch_;
   std::int64_t in_flight_ = 0;
   DataPlaneStats stats_;
+  std::vector<HostEvent> events_;
+  ThreadWatch thread_watch_;
+  std::int64_t threads_baseline_ = 0;
+  std::int64_t threads_noted_ = 0;
 };
 
 }  // namespace skysim::dataplane

@@ -66,7 +66,7 @@ TEST_CASE("same seed, same fingerprint; another seed, another one") {
   CHECK(fa != fingerprint_of(c));
 }
 
-TEST_CASE("--set overrides use the validator's paths") {
+TEST_CASE("overrides given with --set use the validator's paths") {
   LoadOptions o;
   o.overrides = {parse_override("datacenters.east.services.web.params.workers=9"),
                  parse_override("datacenters.east.services.web.params.queue_capacity=3"),

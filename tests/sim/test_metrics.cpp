@@ -239,3 +239,16 @@ TEST_CASE("json: strings are escaped and misuse is caught") {
   CHECK_THROWS_AS(w2.value(1), std::logic_error);
   CHECK_THROWS_AS(w2.end_array(), std::logic_error);
 }
+
+TEST_CASE("timeseries.csv separates labels with ';' so rows split on commas") {
+  Simulation sim(1);
+  MetricsRegistry m;
+  m.gauge("go.threads", {{"host", "east/dataplane/0"}, {"dc", "east"}}).set(17);
+  TimeSeriesSampler sampler(sim, m, 10);
+  sampler.start();
+  sim.run_until(10);
+  std::ostringstream csv;
+  sampler.write_csv(csv);
+  std::string header = csv.str().substr(0, csv.str().find('\n'));
+  CHECK(header == "time_ns,time_s,go.threads{dc=east;host=east/dataplane/0}");
+}

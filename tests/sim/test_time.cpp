@@ -46,4 +46,5 @@ TEST_CASE("ISO-8601 dates round trip") {
   CHECK_THROWS_AS(parse_iso8601_unix_ns("2026-02-30"), TimeParseError);
   CHECK_THROWS_AS(parse_iso8601_unix_ns("2026-04-06T17:00"), TimeParseError);
   CHECK_THROWS_AS(parse_iso8601_unix_ns("April 6"), TimeParseError);
+  CHECK_THROWS_AS(parse_iso8601_unix_ns("9999-12-31T23:59:59Z"), TimeParseError);  // int64 ns overflow
 }

@@ -74,3 +74,20 @@ TEST_CASE("a tiny port range produces Go's bind error text") {
         "dial tcp 127.32.0.1:0->127.0.0.1:11211: bind: address already in use");
   sim.shutdown();
 }
+
+TEST_CASE("a log storm on a slow pipe grows OS threads, and they stay") {
+  sim::Simulation sim(4);
+  auto cfg = small_host();
+  cfg.net.port_lo = 40000;
+  cfg.net.port_hi = 40199;          // 200 ports: the batch below fails most dials
+  cfg.log_sink.drain_bytes_per_second = 100e3;  // a slow log collector
+  DataPlaneHost host(sim, cfg);
+  const auto threads_before = host.go().threads();
+  host.get_post_record(3000, PostMix::kCold, [](const RpcResult&) {});
+  sim.run_until(60 * sim::kSecond);
+  INFO("threads before " << threads_before << " after " << host.go().threads()
+                         << " log lines " << host.logger().lines_written());
+  CHECK(host.logger().lines_written() > 1000);
+  CHECK(host.go().threads() > 10 * threads_before);
+  sim.shutdown();
+}

@@ -1,0 +1,99 @@
+// skysim fuzz [--scenarios a.yaml,b.yaml] --seeds A..B [--jobs N] [--shard i/n] [--budget 10m]
+//   [--out DIR]: seeded fault worlds over the base scenarios; the work is in fuzz/campaign.hpp.
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "analysis/sweep.hpp"
+#include "analysis/worker_pool.hpp"
+#include "app/commands.hpp"
+#include "fuzz/campaign.hpp"
+#include "scenarios/units.hpp"
+
+namespace skysim::app {
+
+namespace {
+
+// The base scenarios that each run in well under a second (docs/fuzzing.md has the timings).
+const char* const kFastScenarios =
+    "scenarios/demo.yaml,scenarios/validation-mmck.yaml";
+
+struct FuzzArgs {
+  std::string scenarios = kFastScenarios;
+  std::string seeds;
+  int jobs = 1;
+  std::string shard;
+  std::string budget;
+  std::string out = "runs/fuzz";
+  double recheck = 0.05;
+  int shrink_max = 3;
+  int min_probe_runs = 20;
+};
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream s(text);
+  for (std::string item; std::getline(s, item, ',');) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+void fuzz(const FuzzArgs& a) {
+  fuzz::FuzzOptions o;
+  try {
+    o.seeds = analysis::parse_seeds(a.seeds);
+    if (!a.shard.empty()) o.shard = analysis::parse_shard(a.shard);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  o.scenarios = split_commas(a.scenarios);
+  for (const auto& f : o.scenarios) {
+    if (!std::filesystem::exists(f)) throw UsageError("fuzz: no such scenario file: " + f);
+  }
+  if (a.jobs < 1) throw UsageError("fuzz: --jobs must be at least 1");
+  if (a.recheck < 0 || a.recheck > 1) throw UsageError("fuzz: --recheck must be in [0, 1]");
+  if (!a.budget.empty()) {
+    try {
+      o.budget_seconds = sim::to_seconds(scenarios::parse_duration(a.budget));
+    } catch (const scenarios::UnitError& e) {
+      throw UsageError("fuzz: --budget: " + std::string(e.what()));
+    }
+  }
+  o.jobs = a.jobs;
+  o.out = a.out;
+  o.recheck_fraction = a.recheck;
+  o.shrink_max = a.shrink_max;
+  o.min_probe_runs = a.min_probe_runs;
+  o.skysim = analysis::self_executable();
+  fuzz::CampaignResult r = fuzz::run_campaign(o, std::cout);
+  if (r.exit_code != 0) throw ExitCode(r.exit_code);
+}
+
+}  // namespace
+
+void register_fuzz(CLI::App& app) {
+  auto* cmd = app.add_subcommand("fuzz", "Run seeded fault worlds and check every invariant");
+  auto* a = new FuzzArgs;
+  cmd->add_option("--scenarios", a->scenarios, "Base scenarios, comma-separated")
+      ->default_str(kFastScenarios);
+  cmd->add_option("--seeds", a->seeds, "Fuzz seeds: 1..200, 7, 1,5,9")->required();
+  cmd->add_option("--jobs", a->jobs, "Worker processes at once (default 1)");
+  cmd->add_option("--shard", a->shard, "Run only shard i of n (1-based): 2/4");
+  cmd->add_option("--budget", a->budget, "Stop starting runs after this wall time: 10m");
+  cmd->add_option("--out", a->out, "Output directory (default runs/fuzz)");
+  cmd->add_option("--recheck", a->recheck, "Share of runs re-run for determinism (0.05)");
+  cmd->add_option("--shrink-max", a->shrink_max, "Failing runs to shrink (default 3)");
+  cmd->add_option("--min-probe-runs", a->min_probe_runs,
+                  "Judge probes only on at least this many runs (default 20)");
+  cmd->callback([a] {
+    try {
+      fuzz(*a);
+    } catch (const scenarios::ScenarioError& e) {
+      for (const auto& d : e.diagnostics()) std::fprintf(stderr, "%s\n", d.to_string().c_str());
+      throw ExitCode(2);
+    }
+  });
+}
+
+}  // namespace skysim::app

@@ -1,0 +1,254 @@
+#include "fuzz/campaign.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "analysis/json.hpp"
+#include "analysis/worker_pool.hpp"
+#include "fuzz/probes.hpp"
+#include "fuzz/shrinker.hpp"
+#include "scenarios/loader.hpp"
+#include "sim/rng.hpp"
+
+namespace skysim::fuzz {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_text(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream f(path);
+  f << text;
+  if (!f) throw std::runtime_error("fuzz: cannot write " + path);
+}
+
+// Writes the perturbed scenario and its knobs into `dir` and returns the worker job: the knobs
+// are printed at the top of the run's log, then `skysim run` takes over the process.
+analysis::WorkerJob prepare(const FuzzOptions& o, const scenarios::Scenario& base,
+                            RunOutcome& r, const std::string& dir) {
+  fs::create_directories(dir);
+  r.run_dir = dir;
+  r.yaml_path = dir + "/scenario.yaml";
+  write_text(r.yaml_path, perturbed_yaml(base, r.perturbation));
+  write_text(dir + "/knobs.txt", r.perturbation.describe());
+  analysis::WorkerJob job;
+  job.argv = {"/bin/sh", "-c", "cat \"$1\"; shift; exec \"$@\"", "sh", dir + "/knobs.txt",
+              o.skysim, "run", r.yaml_path, "--seed", std::to_string(r.seed), "--out",
+              dir + "/out", "--quiet"};
+  job.log_path = dir + "/run.log";
+  return job;
+}
+
+// Reads what the run left behind: its summary.json, or only its exit when it wrote none.
+void collect(RunOutcome& r, const analysis::WorkerExit& exit) {
+  r.ran = true;
+  std::string summary_path = r.run_dir + "/out/summary.json";
+  if (!fs::exists(summary_path)) {
+    r.failed = true;
+    r.invariant = exit.describe();
+    std::istringstream log(read_text(r.run_dir + "/run.log"));
+    std::string last;
+    for (std::string line; std::getline(log, line);) {
+      if (!line.empty()) last = line;
+    }
+    r.detail = "no summary.json; " + last;
+    return;
+  }
+  analysis::Json s = analysis::Json::parse(read_text(summary_path));
+  r.fingerprint = s.find("fingerprint") ? s.find("fingerprint")->as_string() : "";
+  r.simulated_end = s.find("simulated_end") ? s.find("simulated_end")->as_string() : "";
+  for (const auto& inv : s.find("invariants")->as_array()) {
+    if (inv.find("ok")->as_bool()) continue;
+    r.failed = true;
+    r.invariant = inv.find("name")->as_string();
+    r.detail = inv.find("instance")->as_string() + ": " + inv.find("error")->as_string();
+    break;
+  }
+  if (!r.failed && exit.exit_code != 0) {
+    r.failed = true;
+    r.invariant = exit.describe();
+    r.detail = "see " + r.run_dir + "/run.log";
+  }
+  r.probes = probes_reached(r.perturbation, s);
+}
+
+// Runs the jobs in chunks so the budget is checked between chunks.
+std::size_t run_all(const FuzzOptions& o, std::vector<RunOutcome>& runs,
+                    const std::vector<analysis::WorkerJob>& jobs) {
+  auto t0 = std::chrono::steady_clock::now();
+  std::size_t chunk = static_cast<std::size_t>(std::max(1, o.jobs)) * 8;
+  for (std::size_t begin = 0; begin < jobs.size(); begin += chunk) {
+    double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (o.budget_seconds && spent >= *o.budget_seconds) return jobs.size() - begin;
+    std::size_t end = std::min(jobs.size(), begin + chunk);
+    std::vector<analysis::WorkerJob> part(jobs.begin() + static_cast<std::ptrdiff_t>(begin),
+                                          jobs.begin() + static_cast<std::ptrdiff_t>(end));
+    auto exits = analysis::run_workers(part, o.jobs);
+    for (std::size_t i = 0; i < exits.size(); ++i) collect(runs[begin + i], exits[i]);
+  }
+  return 0;
+}
+
+std::string reproducer(const RunOutcome& r) {
+  return "skysim run " + analysis::shell_word(r.yaml_path) + " --seed " + std::to_string(r.seed);
+}
+
+// The determinism contract: a deterministic sample of the runs, re-run, must reproduce their
+// fingerprints exactly.
+bool recheck(const FuzzOptions& o, const std::vector<scenarios::Scenario>& bases,
+             const std::map<std::string, std::size_t>& base_of, std::vector<RunOutcome>& runs,
+             std::ostream& report) {
+  std::vector<std::size_t> ran;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (runs[i].ran && !runs[i].fingerprint.empty()) ran.push_back(i);
+  }
+  if (ran.empty() || o.recheck_fraction <= 0) return true;
+  auto want = static_cast<std::size_t>(
+      std::max(1.0, std::ceil(o.recheck_fraction * static_cast<double>(ran.size()))));
+  sim::Rng rng(sim::stream_seed(runs[ran.front()].seed, "fuzz/recheck"));
+  std::vector<std::size_t> sample;
+  while (sample.size() < std::min(want, ran.size())) {
+    std::size_t pick = ran[static_cast<std::size_t>(
+        rng.uniform_int(0, static_cast<std::int64_t>(ran.size()) - 1))];
+    if (std::find(sample.begin(), sample.end(), pick) == sample.end()) sample.push_back(pick);
+  }
+  std::sort(sample.begin(), sample.end());
+  std::vector<RunOutcome> again;
+  std::vector<analysis::WorkerJob> jobs;
+  for (std::size_t i : sample) {
+    RunOutcome r = runs[i];
+    r.ran = r.failed = false;
+    r.fingerprint.clear();
+    const auto& base = bases[base_of.at(r.scenario)];
+    jobs.push_back(prepare(o, base, r, runs[i].run_dir + "/recheck"));
+    again.push_back(r);
+  }
+  auto exits = analysis::run_workers(jobs, o.jobs);
+  bool ok = true;
+  for (std::size_t k = 0; k < again.size(); ++k) {
+    collect(again[k], exits[k]);
+    const RunOutcome& first = runs[sample[k]];
+    if (again[k].fingerprint != first.fingerprint) {
+      ok = false;
+      report << "NONDETERMINISTIC " << first.scenario << " seed " << first.seed
+             << ": fingerprint " << first.fingerprint << " then " << again[k].fingerprint
+             << "\n  reproduce twice: " << reproducer(first) << "\n";
+    }
+  }
+  report << "determinism: " << sample.size() << " of " << ran.size()
+         << " runs re-run, fingerprints " << (ok ? "identical" : "DIFFER") << "\n";
+  return ok;
+}
+
+void shrink_failure(const FuzzOptions& o, const scenarios::Scenario& base, const RunOutcome& r,
+                    std::ostream& report) {
+  int attempt = 0;
+  auto still_fails = [&](const Perturbation& c) {
+    RunOutcome t = r;
+    t.perturbation = c;
+    t.ran = t.failed = false;
+    t.invariant.clear();
+    std::string dir = r.run_dir + "/shrink/" + std::to_string(attempt++);
+    auto job = prepare(o, base, t, dir);
+    auto exits = analysis::run_workers({job}, 1);
+    collect(t, exits[0]);
+    return t.failed && t.invariant == r.invariant;
+  };
+  Perturbation small = shrink(r.perturbation, still_fails, 80);
+  RunOutcome s = r;
+  s.perturbation = small;
+  std::string dir = r.run_dir + "/shrunk";
+  fs::create_directories(dir);
+  s.yaml_path = dir + "/scenario.yaml";
+  write_text(s.yaml_path, perturbed_yaml(base, small));
+  report << "  shrunk (" << attempt << " tries) to " << small.faults.size() << " fault(s), "
+         << "duration " << sim::format_duration(small.duration) << ", rate x"
+         << small.rate_factor << ":\n";
+  for (const auto& f : small.faults) report << "    " << f.describe() << "\n";
+  report << "  smallest: " << reproducer(s) << "\n";
+}
+
+}  // namespace
+
+CampaignResult run_campaign(const FuzzOptions& o, std::ostream& report) {
+  if (o.scenarios.empty()) throw std::invalid_argument("fuzz: no scenarios given");
+  if (o.seeds.empty()) throw std::invalid_argument("fuzz: no seeds given");
+  std::vector<scenarios::Scenario> bases;
+  std::map<std::string, std::size_t> base_of;
+  for (const auto& file : o.scenarios) {
+    base_of[file] = bases.size();
+    bases.push_back(scenarios::load_scenario_file(file, scenarios::builtin_registry()));
+  }
+  CampaignResult result;
+  std::vector<analysis::WorkerJob> jobs;
+  std::size_t index = 0;
+  for (const auto& file : o.scenarios) {
+    const auto& base = bases[base_of[file]];
+    for (std::uint64_t seed : o.seeds) {
+      std::size_t i = index++;
+      if (!o.shard.contains(static_cast<int>(i))) continue;
+      RunOutcome r;
+      r.index = i;
+      r.scenario = file;
+      r.seed = seed;
+      r.perturbation = draw_perturbation(base, seed);
+      jobs.push_back(
+          prepare(o, base, r, o.out + "/" + base.name + "/seed-" + std::to_string(seed)));
+      result.runs.push_back(std::move(r));
+    }
+  }
+  result.skipped = run_all(o, result.runs, jobs);
+  if (result.skipped > 0) result.runs.resize(result.runs.size() - result.skipped);
+
+  std::size_t failures = 0;
+  for (const auto& r : result.runs) {
+    if (!r.failed) continue;
+    ++failures;
+    report << "FAIL " << r.scenario << " seed " << r.seed << ": invariant " << r.invariant
+           << " at " << (r.simulated_end.empty() ? "?" : r.simulated_end) << " (" << r.detail
+           << ")\n  reproduce: " << reproducer(r) << "\n  or:        skysim fuzz --scenarios "
+           << analysis::shell_word(r.scenario) << " --seeds " << r.seed << ".." << r.seed
+           << "\n";
+    if (static_cast<int>(failures) <= o.shrink_max) {
+      shrink_failure(o, bases[base_of[r.scenario]], r, report);
+    }
+  }
+  bool deterministic = recheck(o, bases, base_of, result.runs, report);
+
+  // Probes, over the runs of this shard.
+  std::map<std::string, std::size_t> reached;
+  for (const auto& r : result.runs) {
+    for (const auto& p : r.probes) ++reached[p];
+  }
+  bool judged = static_cast<int>(result.runs.size()) >= o.min_probe_runs;
+  bool probes_ok = true;
+  report << "probes (" << result.runs.size() << " runs"
+         << (judged ? "" : ", too few to judge") << "):\n";
+  for (const auto& spec : probe_specs()) {
+    std::size_t n = reached.count(spec.name) ? reached[spec.name] : 0;
+    bool missing = judged && n == 0;
+    probes_ok = probes_ok && !missing;
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-24s %6zu seeds%s  (%s)\n", spec.name.c_str(), n,
+                  missing ? "  NEVER FIRED" : "", spec.evidence.c_str());
+    report << line;
+  }
+  report << "summary: " << result.runs.size() << " runs, " << failures << " failing";
+  if (result.skipped > 0) report << ", " << result.skipped << " not started (budget)";
+  report << "\n";
+  result.exit_code = (failures > 0 || !deterministic || !probes_ok) ? 1 : 0;
+  return result;
+}
+
+}  // namespace skysim::fuzz

@@ -1,0 +1,54 @@
+#pragma once
+// A fuzz campaign: for every (base scenario, seed) in the shard, draw a fault world, run it as
+// a `skysim run` worker process with every invariant on, collect failures, probes and
+// fingerprints; re-run a sample to hold the determinism contract; shrink the failures.
+// Wall time here only bounds the campaign (--budget); it never reaches a simulation.
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "analysis/sweep.hpp"
+#include "fuzz/perturbation.hpp"
+
+namespace skysim::fuzz {
+
+struct FuzzOptions {
+  std::vector<std::string> scenarios;
+  std::vector<std::uint64_t> seeds;
+  int jobs = 1;
+  analysis::Shard shard;
+  std::optional<double> budget_seconds;  // stop starting runs after this much wall time
+  std::string out = "runs/fuzz";
+  double recheck_fraction = 0.05;  // share of runs re-run for the determinism contract
+  int shrink_max = 3;              // failing runs to shrink (the first ones in run order)
+  int min_probe_runs = 20;         // probes are judged only on ensembles at least this big
+  std::string skysim;              // the executable the workers run
+};
+
+struct RunOutcome {
+  std::size_t index = 0;  // place in the unsharded campaign order (scenario-major, then seed)
+  std::string scenario;   // base file
+  std::uint64_t seed = 0;
+  Perturbation perturbation;
+  std::string yaml_path;
+  std::string run_dir;
+  bool ran = false;
+  bool failed = false;
+  std::string invariant;  // first failing invariant, or "exit N" when the run itself failed
+  std::string detail;     // instance and message
+  std::string simulated_end;
+  std::string fingerprint;
+  std::vector<std::string> probes;
+};
+
+struct CampaignResult {
+  std::vector<RunOutcome> runs;  // the shard's runs that were started, in campaign order
+  std::size_t skipped = 0;       // not started because the budget ran out
+  int exit_code = 0;             // 0 all good, 1 failure / missing probe / nondeterminism
+};
+
+CampaignResult run_campaign(const FuzzOptions& options, std::ostream& report);
+
+}  // namespace skysim::fuzz

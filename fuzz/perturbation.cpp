@@ -1,0 +1,280 @@
+#include "fuzz/perturbation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "scenarios/loader.hpp"
+#include "scenarios/model_registry.hpp"
+#include "scenarios/units.hpp"
+#include "sim/rng.hpp"
+
+namespace skysim::fuzz {
+namespace {
+
+// Offsets and lengths are written in whole milliseconds so the YAML reads back exactly.
+std::string ms_text(sim::Duration d) { return std::to_string(d / sim::kMillisecond) + "ms"; }
+std::string offset_text(sim::Duration d) { return "+" + ms_text(d); }
+
+sim::Duration round_ms(double seconds) {
+  return static_cast<sim::Duration>(std::llround(seconds * 1e3)) * sim::kMillisecond;
+}
+
+// Knob ranges. assumption: chosen to stress the queue-server scenarios (service times of
+// milliseconds, runs of minutes) — long enough to fill queues, short enough to recover.
+constexpr double kCrashLengthMinS = 1, kCrashLengthMaxS = 60;
+constexpr double kBurstFactorMin = 2, kBurstFactorMax = 10;
+constexpr double kBurstLengthMinS = 5, kBurstLengthMaxS = 60;
+constexpr double kBatchRateMinPerS = 20, kBatchRateMaxPerS = 400;
+constexpr std::int64_t kBatchSizeMin = 64 * 1024, kBatchSizeMax = 1024 * 1024;
+
+struct Drawer {
+  const scenarios::Scenario& base;
+  sim::Rng& rng;
+  Perturbation& p;
+
+  sim::Duration when() {
+    return round_ms(rng.uniform(0, 0.9 * sim::to_seconds(base.duration)));
+  }
+  sim::Duration fit(sim::Duration at, double seconds) {
+    return std::max<sim::Duration>(sim::kMillisecond,
+                                   std::min(round_ms(seconds), base.duration - at));
+  }
+
+  void crashes(const std::vector<std::string>& hosts) {
+    for (std::int64_t n = rng.uniform_int(1, 3); n > 0; --n) {
+      Fault f;
+      f.kind = FaultKind::Crash;
+      f.target = hosts[static_cast<std::size_t>(
+          rng.uniform_int(0, static_cast<std::int64_t>(hosts.size()) - 1))];
+      f.at = when();
+      f.length = fit(f.at, rng.uniform(kCrashLengthMinS, kCrashLengthMaxS));
+      p.faults.push_back(f);
+    }
+  }
+  void bursts() {
+    for (std::int64_t n = rng.uniform_int(1, 2); n > 0; --n) {
+      Fault f;
+      f.kind = FaultKind::Burst;
+      f.target = pick_source().name;
+      f.strength = rng.uniform(kBurstFactorMin, kBurstFactorMax);
+      f.at = when();
+      f.length = fit(f.at, rng.uniform(kBurstLengthMinS, kBurstLengthMaxS));
+      p.faults.push_back(f);
+    }
+  }
+  void huge_batch() {
+    Fault f;
+      f.kind = FaultKind::HugeBatch;
+    f.target = pick_source().name;
+    f.strength = std::round(rng.uniform(kBatchRateMinPerS, kBatchRateMaxPerS));
+    f.size_bytes = rng.uniform_int(kBatchSizeMin, kBatchSizeMax);
+    f.at = when();
+    f.length = fit(f.at, rng.uniform(kBurstLengthMinS, kBurstLengthMaxS));
+    p.faults.push_back(f);
+  }
+  // Every settable count parameter of every service is its own swarm knob: lowered to 5-50 %
+  // of its base value (or to 1-100 when the base is 0, "unbounded").
+  void param_flips() {
+    for (const auto& dc : base.datacenters) {
+      for (const auto& svc : dc.services) {
+        const auto* kind = scenarios::builtin_registry().find(svc.kind);
+        if (!kind) continue;
+        for (const auto& spec : kind->params) {
+          if (!spec.settable || spec.type != sim::ParamType::Count) continue;
+          bool on = rng.bernoulli(0.5);
+          p.swarm.push_back("flip:" + svc.name + "." + spec.name + (on ? "=on" : "=off"));
+          if (!on) continue;
+          Fault f;
+      f.kind = FaultKind::ParamFlip;
+          f.target = dc.name + "." + svc.name;
+          f.param = spec.name;
+          std::int64_t now = svc.host_params.at(0).count(spec.name);
+          double v = now > 0 ? static_cast<double>(now) * rng.uniform(0.05, 0.5)
+                             : rng.uniform(1, 100);
+          f.strength = std::max(spec.min.value_or(0), std::round(v));
+          f.at = when();
+          f.length = base.duration - f.at;
+          p.faults.push_back(f);
+        }
+      }
+    }
+  }
+
+  const scenarios::SourceSpec& pick_source() {
+    return base.sources[static_cast<std::size_t>(
+        rng.uniform_int(0, static_cast<std::int64_t>(base.sources.size()) - 1))];
+  }
+};
+
+std::vector<std::string> host_paths(const scenarios::Scenario& s) {
+  std::vector<std::string> out;
+  for (const auto& dc : s.datacenters) {
+    for (const auto& svc : dc.services) {
+      for (int i = 0; i < svc.hosts; ++i) {
+        out.push_back(dc.name + "/" + svc.name + "/" + std::to_string(i));
+      }
+    }
+  }
+  return out;
+}
+
+const scenarios::SourceSpec& source(const scenarios::Scenario& s, const std::string& name) {
+  for (const auto& src : s.sources) {
+    if (src.name == name) return src;
+  }
+  throw std::invalid_argument("fuzz: scenario " + s.name + " has no source '" + name + "'");
+}
+
+YAML::Node set_entry(sim::Duration at, const std::string& path, const std::string& value) {
+  YAML::Node e;
+  e["at"] = offset_text(at);
+  e["set"][path] = value;
+  return e;
+}
+
+// The loader wants entries sorted by date; base entries may be dates or offsets, so sort on the
+// resolved time (stable: equal times keep their order). Entries at or past the end go.
+YAML::Node in_time_order(const YAML::Node& entries, const scenarios::Scenario& base,
+                         sim::Duration duration) {
+  // Sort indices, never YAML::Node values: assigning a Node overwrites the node it refers to.
+  std::vector<YAML::Node> nodes;
+  std::vector<std::pair<sim::Duration, std::size_t>> order;
+  for (const auto& e : entries) {
+    sim::Duration at =
+        scenarios::parse_date_or_offset(e["at"].as<std::string>(), base.epoch_unix_ns) -
+        base.epoch_unix_ns;
+    if (at >= duration) continue;
+    order.emplace_back(at, nodes.size());
+    nodes.push_back(e);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  YAML::Node out(YAML::NodeType::Sequence);
+  for (const auto& [at, i] : order) out.push_back(nodes[i]);
+  return out;
+}
+
+}  // namespace
+
+const char* fault_kind_name(FaultKind k) {
+  switch (k) {
+    case FaultKind::Crash: return "crash";
+    case FaultKind::Burst: return "burst";
+    case FaultKind::HugeBatch: return "huge-batch";
+    case FaultKind::ParamFlip: return "param-flip";
+  }
+  return "?";
+}
+
+std::string Fault::describe() const {
+  std::ostringstream o;
+  o << fault_kind_name(kind) << " " << target;
+  if (kind == FaultKind::ParamFlip) o << "." << param << "=" << strength;
+  if (kind == FaultKind::Burst) o << " x" << scenarios::format_real(strength);
+  if (kind == FaultKind::HugeBatch) {
+    o << " " << scenarios::format_rate(strength) << " of " << scenarios::format_size(size_bytes);
+  }
+  o << " at " << offset_text(at) << " for " << ms_text(length);
+  return o.str();
+}
+
+std::string Perturbation::describe() const {
+  std::ostringstream o;
+  o << "fuzz seed " << seed << " base " << base_file << " duration " << ms_text(duration)
+    << " rate_factor " << scenarios::format_real(rate_factor) << "\n";
+  o << "swarm";
+  for (const auto& s : swarm) o << " " << s;
+  o << "\n";
+  for (const auto& f : faults) o << "knob " << f.describe() << "\n";
+  return o.str();
+}
+
+Perturbation draw_perturbation(const scenarios::Scenario& base, std::uint64_t seed) {
+  sim::Rng rng(sim::stream_seed(seed, "fuzz/" + base.name));
+  Perturbation p;
+  p.base_file = base.file;
+  p.seed = seed;
+  p.duration = base.duration;
+  Drawer d{base, rng, p};
+  auto hosts = host_paths(base);
+  // Each kind is on with probability 1/2 (swarm testing), drawn in a fixed order.
+  bool crash = rng.bernoulli(0.5) && !hosts.empty();
+  bool burst = rng.bernoulli(0.5) && !base.sources.empty();
+  bool batch = rng.bernoulli(0.5) && !base.sources.empty();
+  p.swarm = {std::string("crash=") + (crash ? "on" : "off"),
+             std::string("burst=") + (burst ? "on" : "off"),
+             std::string("huge-batch=") + (batch ? "on" : "off")};
+  if (crash) d.crashes(hosts);
+  if (burst) d.bursts();
+  if (batch) d.huge_batch();
+  d.param_flips();
+  return p;
+}
+
+std::string perturbed_yaml(const scenarios::Scenario& base, const Perturbation& p) {
+  YAML::Node doc = YAML::Clone(base.document);
+  doc["seed"] = p.seed;
+  doc["duration"] = ms_text(p.duration);
+  doc.remove("invariants");  // no list = every invariant every host declares
+  if (p.rate_factor != 1.0) {
+    for (const auto& src : base.sources) {
+      doc["sources"][src.name]["rate"] = scenarios::format_rate(src.rate_per_s * p.rate_factor);
+    }
+  }
+  YAML::Node timeline = doc["timeline"];
+  YAML::Node faults = doc["faults"];
+  int batch_no = 0;
+  for (const auto& f : p.faults) {
+    switch (f.kind) {
+      case FaultKind::Crash: {
+        YAML::Node c;
+        c["type"] = "crash";
+        c["at"] = offset_text(f.at);
+        c["target"] = f.target;
+        c["duration"] = ms_text(f.length);
+        faults.push_back(c);
+        break;
+      }
+      case FaultKind::Burst: {
+        double rate = source(base, f.target).rate_per_s * p.rate_factor;
+        std::string path = "sources." + f.target + ".rate";
+        timeline.push_back(set_entry(f.at, path, scenarios::format_rate(rate * f.strength)));
+        timeline.push_back(set_entry(f.at + f.length, path, scenarios::format_rate(rate)));
+        break;
+      }
+      case FaultKind::HugeBatch: {
+        const auto& like = source(base, f.target);
+        YAML::Node s;
+        s["client"] = "fuzz-batch";
+        s["from"] = like.from;
+        s["target"] = like.target_datacenter + "." + like.target_service + "." + like.endpoint;
+        s["rate"] = scenarios::format_rate(f.strength * p.rate_factor);
+        s["request_size"]["constant"] = std::to_string(f.size_bytes) + "B";
+        s["start"] = offset_text(f.at);
+        s["stop"] = offset_text(f.at + f.length);
+        doc["sources"]["fuzz-batch-" + std::to_string(batch_no++)] = s;
+        break;
+      }
+      case FaultKind::ParamFlip: {
+        auto dot = f.target.find('.');
+        std::string path = "datacenters." + f.target.substr(0, dot) + ".services." +
+                           f.target.substr(dot + 1) + ".params." + f.param;
+        timeline.push_back(set_entry(f.at, path, std::to_string(std::llround(f.strength))));
+        break;
+      }
+    }
+  }
+  if (timeline.size() > 0) doc["timeline"] = in_time_order(timeline, base, p.duration);
+  if (faults.size() > 0) doc["faults"] = in_time_order(faults, base, p.duration);
+  YAML::Emitter out;
+  out << doc;
+  std::ostringstream text;
+  text << "# generated by skysim fuzz from " << p.base_file << "\n";
+  std::istringstream knobs(p.describe());
+  for (std::string line; std::getline(knobs, line);) text << "# " << line << "\n";
+  text << out.c_str() << "\n";
+  return text.str();
+}
+
+}  // namespace skysim::fuzz

@@ -1,0 +1,50 @@
+#pragma once
+// A fault world drawn from one fuzz seed: which faults a base scenario gets, when, how strong.
+// Swarm testing (Groce et al., "Swarm Testing", ISSTA 2012): each fault kind is switched on or
+// off per seed, so some worlds have only crashes, some only bursts, and interactions that one
+// kind would mask still get explored.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "scenarios/scenario.hpp"
+#include "sim/time.hpp"
+
+namespace skysim::fuzz {
+
+enum class FaultKind { Crash, Burst, HugeBatch, ParamFlip };
+const char* fault_kind_name(FaultKind k);
+
+// One injected fault; times are offsets from the scenario's epoch.
+struct Fault {
+  FaultKind kind = FaultKind::Crash;
+  std::string target;    // Crash: host path; Burst: source; HugeBatch: source it copies;
+                         // ParamFlip: "dc.service"
+  std::string param;     // ParamFlip: the settable count parameter
+  sim::Duration at = 0;
+  sim::Duration length = 0;  // how long the fault lasts (ParamFlip: until the end)
+  double strength = 0;       // Burst: rate multiplier; HugeBatch: requests/s; ParamFlip: value
+  std::int64_t size_bytes = 0;  // HugeBatch: bytes per request
+  std::string describe() const;
+};
+
+struct Perturbation {
+  std::string base_file;
+  std::uint64_t seed = 0;       // the fuzz seed, also the run's root seed
+  sim::Duration duration = 0;   // the run's length (the shrinker shortens it)
+  double rate_factor = 1.0;     // multiplies every base source rate (the shrinker lowers it)
+  std::vector<Fault> faults;
+  std::vector<std::string> swarm;  // "crash=on burst=off ...": the knobs this seed switched
+  // Every sampled knob, one per line, for the run's log and the report.
+  std::string describe() const;
+};
+
+// Draws the perturbation of `base` for `seed` from the named stream "fuzz/<scenario name>";
+// the same base and seed give the same perturbation on every machine.
+Perturbation draw_perturbation(const scenarios::Scenario& base, std::uint64_t seed);
+
+// The base scenario's document with the perturbation applied, every invariant switched on and
+// the seed set: YAML text that `skysim run` loads as is.
+std::string perturbed_yaml(const scenarios::Scenario& base, const Perturbation& p);
+
+}  // namespace skysim::fuzz

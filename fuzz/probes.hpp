@@ -1,0 +1,29 @@
+#pragma once
+// Probes: "sometimes" assertions. Each fault kind and each interesting state declares one; a
+// campaign counts the seeds that reached it and fails when one expected to fire never did —
+// a fault world that never crashes a busy host tests nothing about crashes.
+#include <string>
+#include <vector>
+
+#include "analysis/json.hpp"
+#include "fuzz/perturbation.hpp"
+
+namespace skysim::fuzz {
+
+struct ProbeSpec {
+  std::string name;
+  std::string evidence;  // one line: what in the run counts as reaching it
+};
+
+// The probes in report order; every one is expected to fire across an ensemble.
+const std::vector<ProbeSpec>& probe_specs();
+
+// Names of the probes one run reached, from its knobs and its summary.json.
+std::vector<std::string> probes_reached(const Perturbation& p, const analysis::Json& summary);
+
+// Sum of a metric's counter values over all label sets (0 when absent); `client` filters on
+// the client label when not empty.
+double metric_total(const analysis::Json& summary, const std::string& name,
+                    const std::string& client = "");
+
+}  // namespace skysim::fuzz

@@ -1,0 +1,60 @@
+// `skysim selftest` as a user runs it: the table, the exit status, and a table that does not
+// depend on how many jobs ran it.
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <string>
+
+namespace {
+
+struct Output {
+  int status = -1;
+  std::string text;
+};
+
+Output run_skysim(const std::string& args) {
+  std::string cmd = std::string(SKYSIM_BINARY) + " " + args + " 2>&1";
+  Output out;
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.text.append(buf, n);
+  int raw = pclose(p);
+  out.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return out;
+}
+
+std::size_t count(const std::string& text, const std::string& word) {
+  std::size_t n = 0;
+  for (auto at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("skysim selftest --quick passes and prints one table") {
+  Output one = run_skysim("selftest --quick --jobs 1");
+  INFO(one.text);
+  CHECK(one.status == 0);
+  CHECK(one.text.find("claim") != std::string::npos);
+  CHECK(one.text.find("Erlang C") != std::string::npos);
+  CHECK(one.text.find("Little's law") != std::string::npos);
+  CHECK(one.text.find("exact MVA") != std::string::npos);
+  CHECK(count(one.text, "FAIL") == 0);
+  CHECK(count(one.text, "PASS") >= 30);
+
+  // Parallel replications write their own slots: the table is the same for any --jobs.
+  Output two = run_skysim("selftest --quick --jobs 2");
+  CHECK(two.status == 0);
+  CHECK(two.text == one.text);
+}
+
+TEST_CASE("skysim selftest rejects bad options with exit status 2") {
+  CHECK(run_skysim("selftest --jobs 0").status == 2);
+  CHECK(run_skysim("selftest --seeds 1").status == 2);
+  Output missing = run_skysim("selftest --scenario-dir /nonexistent/dir");
+  CHECK(missing.status == 2);
+  CHECK(missing.text.find("/nonexistent/dir") != std::string::npos);
+}
