@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <boost/math/distributions/chi_squared.hpp>
-#include <boost/math/distributions/fisher_f.hpp>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <stdexcept>
@@ -47,12 +46,6 @@ Interval batch_means_interval(std::span<const double> series, int batches, doubl
     means.push_back(s / static_cast<double>(per));
   }
   return replication_interval(means, confidence);
-}
-
-Range f_central_range(int d1, int d2, double confidence) {
-  boost::math::fisher_f f(d1, d2);
-  double tail = (1 - confidence) / 2;
-  return {boost::math::quantile(f, tail), boost::math::quantile(f, 1 - tail)};
 }
 
 double chi_square_uniform_p(std::span<const long> counts) {

@@ -26,14 +26,6 @@ Interval replication_interval(std::span<const double> per_seed, double confidenc
 // each batch mean treated as one (approximately independent) observation.
 Interval batch_means_interval(std::span<const double> series, int batches, double confidence);
 
-// Central interval [lo, hi] of the F(d1, d2) distribution holding `confidence` of its mass:
-// the range a ratio of two sample variances may take when the true variances are equal.
-struct Range {
-  double lo = 0;
-  double hi = 0;
-};
-Range f_central_range(int d1, int d2, double confidence);
-
 // Upper-tail p-value of Pearson's chi-square statistic for equally likely categories.
 double chi_square_uniform_p(std::span<const long> counts);
 

@@ -55,13 +55,6 @@ TEST_CASE("chi-square and KS accept true distributions and reject wrong ones") {
   CHECK(ks_exponential(wrong, 2.0).p < 1e-4);
 }
 
-TEST_CASE("F range brackets a variance ratio of 1 and excludes 4 for 39/39 df") {
-  Range r = f_central_range(39, 39, 0.99);
-  CHECK(r.lo < 1);
-  CHECK(r.hi > 1);
-  CHECK(r.hi < 4);
-}
-
 TEST_CASE("a replicated check fails outside its interval and when its CI is too wide") {
   ReplicatedCheck c;
   c.claim = "x";

@@ -1,0 +1,77 @@
+// The April 2026 replay, on a 20-minute Monday-morning window of the real scenario file (the
+// full five days are the main job, measured in docs/benchmarks.md): port exhaustion appears in
+// the batch client's datacenter only, with Go's error text; SetLimit(50) removes it; counting
+// errors instead of logging them stops the thread growth but not the port errors.
+#include <catch2/catch.hpp>
+
+#include "scenarios/loader.hpp"
+#include "scenarios/runner.hpp"
+
+using namespace skysim::scenarios;
+
+namespace {
+
+const std::string kApril = std::string(SKYSIM_SOURCE_DIR) + "/scenarios/april-2026-outage.yaml";
+const std::string kEast = "{dc=east,host=east/dataplane/0}";
+const std::string kWest = "{dc=west,host=west/dataplane/0}";
+
+struct Window {
+  double east_bind_errors = 0, west_bind_errors = 0;
+  double east_threads = 0, west_threads = 0;
+  double west_bad = 0;
+  std::vector<std::string> phases;
+};
+
+Window monday_window(std::vector<std::string> extra) {
+  LoadOptions o;
+  for (const char* s : {"epoch=2026-04-06T08:00:00Z", "duration=20m", "timeline=[]",
+                        "sources.batch-service.start=2026-04-06T08:00:00Z",
+                        "sources.batch-service.rate=0.05/s"}) {
+    o.overrides.push_back(parse_override(s));
+  }
+  for (const auto& s : extra) o.overrides.push_back(parse_override(s));
+  Scenario sc = load_scenario_file(kApril, builtin_registry(), o);
+  ScenarioRun run(sc, builtin_registry());
+  RunResult r = run.run();
+  REQUIRE(r.invariants_hold());
+  Window w;
+  auto& m = run.metrics();
+  w.east_bind_errors = m.value("memcached.bind_errors" + kEast);
+  w.west_bind_errors = m.value("memcached.bind_errors" + kWest);
+  w.east_threads = m.value("go.threads" + kEast);
+  w.west_threads = m.value("go.threads" + kWest);
+  w.west_bad = m.contains("user.requests.bad{dc=west}") ? m.value("user.requests.bad{dc=west}") : 0;
+  for (const auto& [host, p] : run.phases()) w.phases.push_back(host + ": " + p.what);
+  return w;
+}
+
+const std::string kDp = "datacenters.east.services.dataplane.params.";
+
+}  // namespace
+
+TEST_CASE("April replay: the batch client exhausts ports in its datacenter only") {
+  Window w = monday_window({});
+  CHECK(w.east_bind_errors > 0);
+  CHECK(w.west_bind_errors == 0);
+  CHECK(w.west_bad == 0);
+  REQUIRE_FALSE(w.phases.empty());
+  CHECK(w.phases.front() ==
+        "east/dataplane/0: first memcached dial error: dial tcp 127.32.0.1:0->127.0.0.1:11211: "
+        "bind: address already in use");
+  // Blocking log writes grew the east process's threads well past the idle west one's.
+  CHECK(w.east_threads > 5 * w.west_threads);
+}
+
+TEST_CASE("April replay: SetLimit(50) from the start gives no port error") {
+  Window w = monday_window({kDp + "get_post_record_limit=50"});
+  CHECK(w.east_bind_errors == 0);
+  CHECK(w.west_bind_errors == 0);
+}
+
+TEST_CASE("April replay: counting errors instead of logging stops thread growth, not port errors") {
+  Window logged = monday_window({});
+  Window counted = monday_window({kDp + "log_policy=count"});
+  CHECK(counted.east_bind_errors > 0);
+  CHECK(counted.east_threads <= 2 * counted.west_threads);
+  CHECK(counted.east_threads < logged.east_threads / 5);
+}
