@@ -15,8 +15,7 @@ namespace skysim::app {
 namespace {
 
 // The base scenarios that each run in well under a second (docs/fuzzing.md has the timings).
-const char* const kFastScenarios =
-    "scenarios/demo.yaml,scenarios/validation-mmck.yaml";
+const char* const kFastScenarios = "scenarios/demo.yaml,scenarios/validation-mmck.yaml";
 
 struct FuzzArgs {
   std::string scenarios = kFastScenarios;

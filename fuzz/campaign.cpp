@@ -35,17 +35,27 @@ void write_text(const std::string& path, const std::string& text) {
 
 // Writes the perturbed scenario and its knobs into `dir` and returns the worker job: the knobs
 // are printed at the top of the run's log, then `skysim run` takes over the process.
-analysis::WorkerJob prepare(const FuzzOptions& o, const scenarios::Scenario& base,
-                            RunOutcome& r, const std::string& dir) {
+analysis::WorkerJob prepare(const FuzzOptions& o, const scenarios::Scenario& base, RunOutcome& r,
+                            const std::string& dir) {
   fs::create_directories(dir);
   r.run_dir = dir;
   r.yaml_path = dir + "/scenario.yaml";
   write_text(r.yaml_path, perturbed_yaml(base, r.perturbation));
   write_text(dir + "/knobs.txt", r.perturbation.describe());
   analysis::WorkerJob job;
-  job.argv = {"/bin/sh", "-c", "cat \"$1\"; shift; exec \"$@\"", "sh", dir + "/knobs.txt",
-              o.skysim, "run", r.yaml_path, "--seed", std::to_string(r.seed), "--out",
-              dir + "/out", "--quiet"};
+  job.argv = {"/bin/sh",
+              "-c",
+              "cat \"$1\"; shift; exec \"$@\"",
+              "sh",
+              dir + "/knobs.txt",
+              o.skysim,
+              "run",
+              r.yaml_path,
+              "--seed",
+              std::to_string(r.seed),
+              "--out",
+              dir + "/out",
+              "--quiet"};
   job.log_path = dir + "/run.log";
   return job;
 }
@@ -141,8 +151,8 @@ bool recheck(const FuzzOptions& o, const std::vector<scenarios::Scenario>& bases
     const RunOutcome& first = runs[sample[k]];
     if (again[k].fingerprint != first.fingerprint) {
       ok = false;
-      report << "NONDETERMINISTIC " << first.scenario << " seed " << first.seed
-             << ": fingerprint " << first.fingerprint << " then " << again[k].fingerprint
+      report << "NONDETERMINISTIC " << first.scenario << " seed " << first.seed << ": fingerprint "
+             << first.fingerprint << " then " << again[k].fingerprint
              << "\n  reproduce twice: " << reproducer(first) << "\n";
     }
   }
@@ -173,8 +183,8 @@ void shrink_failure(const FuzzOptions& o, const scenarios::Scenario& base, const
   s.yaml_path = dir + "/scenario.yaml";
   write_text(s.yaml_path, perturbed_yaml(base, small));
   report << "  shrunk (" << attempt << " tries) to " << small.faults.size() << " fault(s), "
-         << "duration " << sim::format_duration(small.duration) << ", rate x"
-         << small.rate_factor << ":\n";
+         << "duration " << sim::format_duration(small.duration) << ", rate x" << small.rate_factor
+         << ":\n";
   for (const auto& f : small.faults) report << "    " << f.describe() << "\n";
   report << "  smallest: " << reproducer(s) << "\n";
 }
@@ -215,11 +225,10 @@ CampaignResult run_campaign(const FuzzOptions& o, std::ostream& report) {
   for (const auto& r : result.runs) {
     if (!r.failed) continue;
     ++failures;
-    report << "FAIL " << r.scenario << " seed " << r.seed << ": invariant " << r.invariant
-           << " at " << (r.simulated_end.empty() ? "?" : r.simulated_end) << " (" << r.detail
+    report << "FAIL " << r.scenario << " seed " << r.seed << ": invariant " << r.invariant << " at "
+           << (r.simulated_end.empty() ? "?" : r.simulated_end) << " (" << r.detail
            << ")\n  reproduce: " << reproducer(r) << "\n  or:        skysim fuzz --scenarios "
-           << analysis::shell_word(r.scenario) << " --seeds " << r.seed << ".." << r.seed
-           << "\n";
+           << analysis::shell_word(r.scenario) << " --seeds " << r.seed << ".." << r.seed << "\n";
     if (static_cast<int>(failures) <= o.shrink_max) {
       shrink_failure(o, bases[base_of[r.scenario]], r, report);
     }
@@ -233,8 +242,8 @@ CampaignResult run_campaign(const FuzzOptions& o, std::ostream& report) {
   }
   bool judged = static_cast<int>(result.runs.size()) >= o.min_probe_runs;
   bool probes_ok = true;
-  report << "probes (" << result.runs.size() << " runs"
-         << (judged ? "" : ", too few to judge") << "):\n";
+  report << "probes (" << result.runs.size() << " runs" << (judged ? "" : ", too few to judge")
+         << "):\n";
   for (const auto& spec : probe_specs()) {
     std::size_t n = reached.count(spec.name) ? reached[spec.name] : 0;
     bool missing = judged && n == 0;

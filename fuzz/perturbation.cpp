@@ -33,9 +33,7 @@ struct Drawer {
   sim::Rng& rng;
   Perturbation& p;
 
-  sim::Duration when() {
-    return round_ms(rng.uniform(0, 0.9 * sim::to_seconds(base.duration)));
-  }
+  sim::Duration when() { return round_ms(rng.uniform(0, 0.9 * sim::to_seconds(base.duration))); }
   sim::Duration fit(sim::Duration at, double seconds) {
     return std::max<sim::Duration>(sim::kMillisecond,
                                    std::min(round_ms(seconds), base.duration - at));
@@ -65,7 +63,7 @@ struct Drawer {
   }
   void huge_batch() {
     Fault f;
-      f.kind = FaultKind::HugeBatch;
+    f.kind = FaultKind::HugeBatch;
     f.target = pick_source().name;
     f.strength = std::round(rng.uniform(kBatchRateMinPerS, kBatchRateMaxPerS));
     f.size_bytes = rng.uniform_int(kBatchSizeMin, kBatchSizeMax);
@@ -86,12 +84,12 @@ struct Drawer {
           p.swarm.push_back("flip:" + svc.name + "." + spec.name + (on ? "=on" : "=off"));
           if (!on) continue;
           Fault f;
-      f.kind = FaultKind::ParamFlip;
+          f.kind = FaultKind::ParamFlip;
           f.target = dc.name + "." + svc.name;
           f.param = spec.name;
           std::int64_t now = svc.host_params.at(0).count(spec.name);
-          double v = now > 0 ? static_cast<double>(now) * rng.uniform(0.05, 0.5)
-                             : rng.uniform(1, 100);
+          double v =
+              now > 0 ? static_cast<double>(now) * rng.uniform(0.05, 0.5) : rng.uniform(1, 100);
           f.strength = std::max(spec.min.value_or(0), std::round(v));
           f.at = when();
           f.length = base.duration - f.at;
@@ -159,10 +157,14 @@ YAML::Node in_time_order(const YAML::Node& entries, const scenarios::Scenario& b
 
 const char* fault_kind_name(FaultKind k) {
   switch (k) {
-    case FaultKind::Crash: return "crash";
-    case FaultKind::Burst: return "burst";
-    case FaultKind::HugeBatch: return "huge-batch";
-    case FaultKind::ParamFlip: return "param-flip";
+    case FaultKind::Crash:
+      return "crash";
+    case FaultKind::Burst:
+      return "burst";
+    case FaultKind::HugeBatch:
+      return "huge-batch";
+    case FaultKind::ParamFlip:
+      return "param-flip";
   }
   return "?";
 }

@@ -18,21 +18,21 @@ const char* fault_kind_name(FaultKind k);
 // One injected fault; times are offsets from the scenario's epoch.
 struct Fault {
   FaultKind kind = FaultKind::Crash;
-  std::string target;    // Crash: host path; Burst: source; HugeBatch: source it copies;
-                         // ParamFlip: "dc.service"
-  std::string param;     // ParamFlip: the settable count parameter
+  std::string target;  // Crash: host path; Burst: source; HugeBatch: source it copies;
+                       // ParamFlip: "dc.service"
+  std::string param;   // ParamFlip: the settable count parameter
   sim::Duration at = 0;
-  sim::Duration length = 0;  // how long the fault lasts (ParamFlip: until the end)
-  double strength = 0;       // Burst: rate multiplier; HugeBatch: requests/s; ParamFlip: value
+  sim::Duration length = 0;     // how long the fault lasts (ParamFlip: until the end)
+  double strength = 0;          // Burst: rate multiplier; HugeBatch: requests/s; ParamFlip: value
   std::int64_t size_bytes = 0;  // HugeBatch: bytes per request
   std::string describe() const;
 };
 
 struct Perturbation {
   std::string base_file;
-  std::uint64_t seed = 0;       // the fuzz seed, also the run's root seed
-  sim::Duration duration = 0;   // the run's length (the shrinker shortens it)
-  double rate_factor = 1.0;     // multiplies every base source rate (the shrinker lowers it)
+  std::uint64_t seed = 0;      // the fuzz seed, also the run's root seed
+  sim::Duration duration = 0;  // the run's length (the shrinker shortens it)
+  double rate_factor = 1.0;    // multiplies every base source rate (the shrinker lowers it)
   std::vector<Fault> faults;
   std::vector<std::string> swarm;  // "crash=on burst=off ...": the knobs this seed switched
   // Every sampled knob, one per line, for the run's log and the report.

@@ -49,8 +49,7 @@ std::vector<std::string> probes_reached(const Perturbation& p, const analysis::J
   if (metric_total(summary, "queue.rejected") > 0) out.push_back("queue rejected");
   if (metric_total(summary, "requests.failed") > 0) out.push_back("requests failed");
   if (sampled(FaultKind::Burst)) out.push_back("burst");
-  if (sampled(FaultKind::HugeBatch) &&
-      metric_total(summary, "requests.issued", "fuzz-batch") > 0) {
+  if (sampled(FaultKind::HugeBatch) && metric_total(summary, "requests.issued", "fuzz-batch") > 0) {
     out.push_back("huge batch");
   }
   if (sampled(FaultKind::ParamFlip)) out.push_back("param flip");

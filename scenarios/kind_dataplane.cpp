@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "models/dataplane/data_plane_host.hpp"
+#include "scenarios/param_builder.hpp"
 
 namespace skysim::scenarios {
 namespace {
@@ -20,19 +21,13 @@ std::int64_t scaled(std::int64_t v, double scale, std::int64_t floor = 1) {
 }
 
 std::vector<sim::ParamSpec> dataplane_params() {
+  // The order of arguments keeps each declaration's settable flag next to its doc.
   auto p = [](std::string name, ParamType t, std::string unit, std::string def, std::string doc,
-              bool settable = false, std::optional<double> min = std::nullopt,
+              bool can_set = false, std::optional<double> min = std::nullopt,
               std::optional<double> max = std::nullopt, std::vector<std::string> choices = {}) {
-    sim::ParamSpec s;
-    s.name = std::move(name);
-    s.type = t;
-    s.unit = std::move(unit);
-    s.default_text = std::move(def);
-    s.doc = std::move(doc);
-    s.settable = settable;
-    s.min = min;
-    s.max = max;
-    s.choices = std::move(choices);
+    sim::ParamSpec s = param(std::move(name), t, std::move(unit), std::move(def), std::move(doc),
+                             min, max, std::move(choices));
+    s.settable = can_set;
     return s;
   };
   return {

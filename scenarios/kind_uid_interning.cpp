@@ -15,28 +15,13 @@
 #include "models/fdb/database.hpp"
 #include "models/fdb/interning_workload.hpp"
 #include "scenarios/model_registry.hpp"
+#include "scenarios/param_builder.hpp"
 #include "sim/process.hpp"
 
 namespace skysim::scenarios {
 namespace {
 
 using sim::ParamType;
-
-sim::ParamSpec param(std::string name, ParamType t, std::string unit, std::string def,
-                     std::string doc, std::optional<double> min = std::nullopt,
-                     std::optional<double> max = std::nullopt,
-                     std::vector<std::string> choices = {}) {
-  sim::ParamSpec s;
-  s.name = std::move(name);
-  s.type = t;
-  s.unit = std::move(unit);
-  s.default_text = std::move(def);
-  s.doc = std::move(doc);
-  s.min = min;
-  s.max = max;
-  s.choices = std::move(choices);
-  return s;
-}
 
 std::vector<sim::ParamSpec> interning_params() {
   return {

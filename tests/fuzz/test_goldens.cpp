@@ -39,9 +39,9 @@ TEST_CASE("fast scenarios reproduce their golden fingerprints") {
   for (const auto& g : goldens) {
     skysim::scenarios::LoadOptions opts;
     opts.seed = g.seed;
-    auto s = skysim::scenarios::load_scenario_file(std::string(SKYSIM_SOURCE_DIR) + "/" +
-                                                       g.scenario,
-                                                   skysim::scenarios::builtin_registry(), opts);
+    auto s =
+        skysim::scenarios::load_scenario_file(std::string(SKYSIM_SOURCE_DIR) + "/" + g.scenario,
+                                              skysim::scenarios::builtin_registry(), opts);
     skysim::scenarios::ScenarioRun run(s, skysim::scenarios::builtin_registry());
     auto fp = skysim::scenarios::format_fingerprint(run.run().fingerprint);
     INFO(g.scenario << " seed " << g.seed << ": got " << fp << " (if the change is meant, run "

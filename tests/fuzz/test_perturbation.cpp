@@ -1,5 +1,5 @@
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <map>
 
 #include "fuzz/perturbation.hpp"
@@ -62,8 +62,8 @@ TEST_CASE("every perturbed scenario loads with its faults inside the run") {
     }
     std::string yaml = fuzz::perturbed_yaml(base, p);
     INFO("seed " << s << "\n" << yaml);
-    auto loaded = scenarios::load_scenario_text(yaml, "perturbed.yaml",
-                                                scenarios::builtin_registry());
+    auto loaded =
+        scenarios::load_scenario_text(yaml, "perturbed.yaml", scenarios::builtin_registry());
     CHECK(loaded.seed == s);
     CHECK(loaded.invariants.empty());  // every invariant on
     std::size_t crashes = 0;

@@ -1,0 +1,29 @@
+#pragma once
+// One-line parameter declarations for service kinds:
+//   param("workers", ParamType::Count, "", "8", "concurrent workers (assumption)", 1, 1e6)
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/params.hpp"
+
+namespace skysim::scenarios {
+
+inline sim::ParamSpec param(std::string name, sim::ParamType t, std::string unit, std::string def,
+                            std::string doc, std::optional<double> min = std::nullopt,
+                            std::optional<double> max = std::nullopt,
+                            std::vector<std::string> choices = {}) {
+  sim::ParamSpec s;
+  s.name = std::move(name);
+  s.type = t;
+  s.unit = std::move(unit);
+  s.default_text = std::move(def);
+  s.doc = std::move(doc);
+  s.min = min;
+  s.max = max;
+  s.choices = std::move(choices);
+  return s;
+}
+
+}  // namespace skysim::scenarios
