@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1  # see scripts/build.sh
 bash scripts/setup-debian.sh
 jobs=$(nproc)
 

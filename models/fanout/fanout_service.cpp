@@ -238,6 +238,18 @@ FanoutService::~FanoutService() {
   }
 }
 
+// A finished job object is reused (its handlers stay allocated); a new one only when all are busy.
+template <class J, class Owner>
+J& idle_job(std::vector<std::unique_ptr<J>>& pool, Owner& owner) {
+  for (auto& j : pool) {
+    if (!j->active()) {
+      return *j;
+    }
+  }
+  pool.push_back(std::make_unique<J>(owner));
+  return *pool.back();
+}
+
 void FanoutService::start() {
   if (cfg_.policy != FanoutPolicy::Lossy) {
     return;
@@ -277,18 +289,7 @@ void FanoutService::post(std::uint32_t author, std::function<void(const PostRepo
     }
     return;
   }
-  Job* job = nullptr;
-  for (auto& j : jobs_) {
-    if (!j->active()) {
-      job = j.get();
-      break;
-    }
-  }
-  if (job == nullptr) {
-    jobs_.push_back(std::make_unique<Job>(*this));
-    job = jobs_.back().get();
-  }
-  job->begin(author, std::move(done));
+  idle_job(jobs_, *this).begin(author, std::move(done));
 }
 
 void FanoutService::read_timeline(std::uint32_t reader,
@@ -296,18 +297,7 @@ void FanoutService::read_timeline(std::uint32_t reader,
   if (reader >= graph_.users()) {
     throw std::out_of_range("fanout: reader " + std::to_string(reader) + " is not a user");
   }
-  ReadJob* job = nullptr;
-  for (auto& j : reads_) {
-    if (!j->active()) {
-      job = j.get();
-      break;
-    }
-  }
-  if (job == nullptr) {
-    reads_.push_back(std::make_unique<ReadJob>(*this));
-    job = reads_.back().get();
-  }
-  job->begin(reader, std::move(done));
+  idle_job(reads_, *this).begin(reader, std::move(done));
 }
 
 void FanoutService::install_hyperfollower_background(std::uint32_t min_follows,
