@@ -17,6 +17,20 @@ int main(int argc, char** argv) {
   skysim::app::register_explain(app);
   skysim::app::register_selftest(app);
   skysim::app::register_fuzz(app);
+  // CLI11 reports a mistyped subcommand as "a subcommand is required"; name it instead.
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    std::string names;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      known = known || sub->check_name(argv[1]);
+      if (!sub->get_group().empty()) names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      std::fprintf(stderr, "skysim: unknown subcommand '%s' (expected one of: %s)\n", argv[1],
+                   names.c_str());
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
