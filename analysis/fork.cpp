@@ -225,17 +225,6 @@ namespace {
   ::_exit(code);
 }
 
-WorkerExit decode_status(int status) {
-  WorkerExit e;
-  if (WIFEXITED(status)) {
-    e.exit_code = WEXITSTATUS(status);
-  } else if (WIFSIGNALED(status)) {
-    e.signal = WTERMSIG(status);
-    e.exit_code = 128 + e.signal;
-  }
-  return e;
-}
-
 }  // namespace
 
 std::vector<WorkerExit> fork_branches(std::size_t count, int parallelism,
@@ -277,7 +266,7 @@ std::vector<WorkerExit> fork_branches(std::size_t count, int parallelism,
     if (it == running.end()) {
       continue;
     }
-    exits[it->second] = decode_status(status);
+    exits[it->second] = decode_wait_status(status);
     running.erase(it);
   }
   return exits;

@@ -37,7 +37,9 @@ namespace {
   ::_exit(127);
 }
 
-WorkerExit decode(int status) {
+}  // namespace
+
+WorkerExit decode_wait_status(int status) {
   WorkerExit e;
   if (WIFEXITED(status)) {
     e.exit_code = WEXITSTATUS(status);
@@ -47,8 +49,6 @@ WorkerExit decode(int status) {
   }
   return e;
 }
-
-}  // namespace
 
 std::string WorkerExit::describe() const {
   if (signal != 0) {
@@ -106,7 +106,7 @@ std::vector<WorkerExit> run_workers(const std::vector<WorkerJob>& jobs, int para
     }
     std::size_t index = it->second;
     running.erase(it);
-    exits[index] = decode(status);
+    exits[index] = decode_wait_status(status);
     if (on_done) {
       on_done(index, exits[index]);
     }

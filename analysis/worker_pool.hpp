@@ -23,6 +23,9 @@ struct WorkerExit {
 // Runs every job, at most `parallelism` at once, in the order given. `on_done` is called from
 // the calling thread as each job ends (completion order, which may differ from job order).
 // Returns the exits in job order. Throws std::system_error when fork fails.
+// A waitpid(2) status as a WorkerExit (exit code, or 128 + signal when killed).
+WorkerExit decode_wait_status(int status);
+
 std::vector<WorkerExit> run_workers(const std::vector<WorkerJob>& jobs, int parallelism,
                                     const std::function<void(std::size_t, const WorkerExit&)>&
                                         on_done = {});

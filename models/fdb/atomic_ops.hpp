@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "components/uidalloc/key_codec.hpp"
 #include "models/fdb/config.hpp"
 #include "models/fdb/mutation.hpp"
 
@@ -24,15 +25,8 @@ inline std::string add_little_endian(const std::optional<std::string>& existing,
   return out;
 }
 
-inline std::string little_endian_int64(std::int64_t value) {
-  auto v = static_cast<std::uint64_t>(value);
-  std::string out(8, '\0');
-  for (std::size_t i = 0; i < 8; ++i) {
-    out[i] = static_cast<char>(v & 0xFF);
-    v >>= 8;
-  }
-  return out;
-}
+// The operand of an atomic ADD of an int64: the components' codec (components/uidalloc).
+inline std::string little_endian_int64(std::int64_t value) { return uidalloc::encode_le64(value); }
 
 // 8-byte big-endian commit version + 2-byte big-endian order within the batch (domain.md §6.4).
 inline std::string versionstamp(Version cv, std::uint16_t batch_index) {

@@ -1,30 +1,14 @@
 // Bad input to the CLI gets one clear line and a non-zero exit (issue 2); the demo scenario
 // replays to the same fingerprint with the same seed and to another with another seed.
-#include <sys/wait.h>
-
 #include <catch2/catch.hpp>
-#include <cstdio>
 #include <string>
+
+#include "run_skysim.hpp"
 
 namespace {
 
-struct Output {
-  int status = -1;
-  std::string text;
-};
-
-Output skysim(const std::string& args) {
-  std::string cmd = std::string(SKYSIM_BINARY) + " " + args + " 2>&1";
-  Output out;
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.text.append(buf, n);
-  int raw = pclose(p);
-  out.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return out;
-}
+using skysim::testing::Output;
+using skysim::testing::run_skysim;
 
 std::size_t lines(const std::string& text) {
   std::size_t n = 0;
@@ -50,7 +34,7 @@ TEST_CASE("bad command lines get one clear line and exit 2") {
                         Case{"run " + kDemo + " --until -3s", "invalid"},
                         Case{"bench phold --lps 8 --init 1 --until -3s", "cannot be signed"},
                         Case{"run /no/such/scenario.yaml", "cannot open"}}) {
-    Output o = skysim(c.args);
+    Output o = run_skysim(c.args);
     INFO(c.args << " -> " << o.text);
     CHECK(o.status != 0);
     CHECK(o.text.find(c.says) != std::string::npos);
@@ -59,9 +43,9 @@ TEST_CASE("bad command lines get one clear line and exit 2") {
 }
 
 TEST_CASE("the demo scenario replays bit for bit by seed") {
-  Output a = skysim("run " + kDemo + " --quiet --out /tmp/skysim-cli-demo-a");
-  Output b = skysim("run " + kDemo + " --quiet --out /tmp/skysim-cli-demo-b");
-  Output c = skysim("run " + kDemo + " --quiet --seed 2 --out /tmp/skysim-cli-demo-c");
+  Output a = run_skysim("run " + kDemo + " --quiet --out /tmp/skysim-cli-demo-a");
+  Output b = run_skysim("run " + kDemo + " --quiet --out /tmp/skysim-cli-demo-b");
+  Output c = run_skysim("run " + kDemo + " --quiet --seed 2 --out /tmp/skysim-cli-demo-c");
   REQUIRE(a.status == 0);
   CHECK(fingerprint_line(a.text) == fingerprint_line(b.text));
   CHECK(fingerprint_line(a.text) != fingerprint_line(c.text));

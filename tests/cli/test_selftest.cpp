@@ -1,30 +1,14 @@
 // `skysim selftest` as a user runs it: the table, the exit status, and a table that does not
 // depend on how many jobs ran it.
-#include <sys/wait.h>
-
 #include <catch2/catch.hpp>
-#include <cstdio>
 #include <string>
+
+#include "run_skysim.hpp"
 
 namespace {
 
-struct Output {
-  int status = -1;
-  std::string text;
-};
-
-Output run_skysim(const std::string& args) {
-  std::string cmd = std::string(SKYSIM_BINARY) + " " + args + " 2>&1";
-  Output out;
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.text.append(buf, n);
-  int raw = pclose(p);
-  out.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return out;
-}
+using skysim::testing::Output;
+using skysim::testing::run_skysim;
 
 std::size_t count(const std::string& text, const std::string& word) {
   std::size_t n = 0;
