@@ -106,8 +106,16 @@ void GoProcess::update_limiter() {
   gc_cpu_at_limiter_update_ = gc_cpu_total_ns_;
 }
 
+// The queue cannot cancel an event, and the projected mark end moves every time a worker
+// joins or an assist finishes. Rather than queue one event per projection (most of them
+// stale), at most one armed event sits at or before the wanted time; when it fires early it
+// re-arms for the latest wanted time.
 void GoProcess::schedule_gc_at(sim::Time t) {
   gc_next_ = t;
+  if (gc_armed_at_ >= sim_.now() && gc_armed_at_ <= t) {
+    return;
+  }
+  gc_armed_at_ = t;
   sim_.schedule_at(t, gc_event_);
 }
 
@@ -220,8 +228,19 @@ void GoProcess::finish_mark() {
 }
 
 void GoProcess::gc_step() {
-  if (sim_.now() != gc_next_ || !alive_) {
-    return;  // superseded
+  const sim::Time now = sim_.now();
+  if (now == gc_armed_at_) {
+    gc_armed_at_ = -1;
+  }
+  if (!alive_ || gc_next_ == sim::kTimeMax) {
+    return;
+  }
+  if (now < gc_next_) {  // armed for an earlier projection: wait for the current one
+    if (gc_armed_at_ < now || gc_armed_at_ > gc_next_) {
+      gc_armed_at_ = gc_next_;
+      sim_.schedule_at(gc_next_, gc_event_);
+    }
+    return;
   }
   gc_next_ = sim::kTimeMax;
   switch (phase_) {

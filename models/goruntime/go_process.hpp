@@ -252,7 +252,8 @@ class GoProcess {
   std::int64_t last_mark_alloc_ = -1;  // bytes allocated during the last mark; -1 = none yet
   GcPhase phase_ = GcPhase::kOff;
   GcEvent gc_event_;
-  sim::Time gc_next_ = sim::kTimeMax;
+  sim::Time gc_next_ = sim::kTimeMax;   // when the GC next wants to act
+  sim::Time gc_armed_at_ = -1;          // the earliest queued GC event still to fire (-1: none)
   int dedicated_workers_ = 0;
   double fractional_util_ = 0;
   double mark_work_left_ns_ = 0;
