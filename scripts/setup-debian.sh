@@ -14,6 +14,7 @@ packages=(
   gnuplot-nox                                    # PNG/SVG plots
   clang libclang-rt-14-dev                       # libFuzzer harness for the scenario loader
   parallel                                       # multi-process sweeps (docs/distributed.md)
+  chromium                                       # renders `skysim report` pages headless in tests
 )
 
 missing=()

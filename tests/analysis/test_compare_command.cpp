@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <system_error>
 
@@ -230,12 +231,41 @@ TEST_CASE("report renders in headless Chromium (skipped when chromium is absent)
   run_compare(opt, so, se);
   auto html = write_report(out.string());
   auto png = (out / "report.png").string();
-  auto exits = run_workers({WorkerJob{{chromium, "--headless", "--no-sandbox", "--disable-gpu",
-                                       "--screenshot=" + png, "--window-size=1200,2400",
-                                       "file://" + fs::absolute(html).string()},
-                                      (out / "chromium.log").string()}},
+  // Flags for a closed network: without them Chromium keeps dialling Google's hosts.
+  std::vector<std::string> base{chromium,
+                                "--headless",
+                                "--no-sandbox",
+                                "--disable-gpu",
+                                "--disable-quic",
+                                "--no-first-run",
+                                "--disable-background-networking",
+                                "--disable-component-update",
+                                "--disable-sync",
+                                "--user-data-dir=" + (out / "chromium-profile").string()};
+  auto url = "file://" + fs::absolute(html).string();
+  auto shot = base;
+  shot.insert(shot.end(), {"--screenshot=" + png, "--window-size=1200,2400", url});
+  auto dom = base;
+  dom.insert(dom.end(), {"--dump-dom", url});
+  auto exits = run_workers({WorkerJob{shot, (out / "chromium.log").string()},
+                            WorkerJob{dom, (out / "dom.html").string()}},
                            1);
   CHECK(exits[0].exit_code == 0);
+  CHECK(exits[1].exit_code == 0);
   REQUIRE(fs::exists(png));
   CHECK(fs::file_size(png) > 10000);  // a blank page compresses to far less
+  // The DOM as the browser built it: every plot is an inline SVG with drawn paths in it.
+  std::ifstream in(out / "dom.html");
+  std::string rendered((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::size_t svgs = 0;
+  for (auto at = rendered.find("<svg"); at != std::string::npos; at = rendered.find("<svg", at + 4)) {
+    ++svgs;
+  }
+  std::size_t plots = 0;
+  for (const auto& e : fs::directory_iterator(out / "plots")) {
+    if (e.path().extension() == ".svg") ++plots;
+  }
+  CHECK(plots > 0);
+  CHECK(svgs >= plots);
+  CHECK(rendered.find("<path") != std::string::npos);
 }
