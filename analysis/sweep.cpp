@@ -48,6 +48,9 @@ int parse_positive(std::string_view text, std::string_view whole) {
 }  // namespace
 
 std::string Variant::label() const {
+  if (!name.empty()) {
+    return name;
+  }
   if (overrides.empty()) {
     return "base";
   }
@@ -61,6 +64,12 @@ std::string Variant::label() const {
 Variant SweepSpec::variant(int index) const {
   Variant v;
   v.index = index;
+  if (!named.empty()) {
+    const auto& n = named.at(static_cast<std::size_t>(index));
+    v.overrides = n.overrides;
+    v.name = n.name;
+    return v;
+  }
   // Mixed-radix digits of the index, the last --vary varying fastest.
   int rest = index;
   v.overrides.resize(vary.size());
@@ -76,6 +85,9 @@ std::vector<Variant> SweepSpec::variants() const {
   std::size_t count = 1;
   for (const auto& v : vary) {
     count *= v.values.size();
+  }
+  if (!named.empty()) {
+    count = named.size();
   }
   std::vector<Variant> out;
   for (std::size_t i = 0; i < count; ++i) {
@@ -112,6 +124,17 @@ Json SweepSpec::to_json() const {
   if (!fork_at.empty()) {
     o["fork_at"] = fork_at;  // only when set: unforked sweeps keep their bytes
   }
+  if (!named.empty()) {  // likewise only when used
+    JsonArray ns;
+    for (const auto& n : named) {
+      JsonArray sets;
+      for (const auto& [path, value] : n.overrides) {
+        sets.push_back(JsonArray{Json(path), Json(value)});
+      }
+      ns.push_back(JsonObject{{"name", n.name}, {"set", std::move(sets)}});
+    }
+    o["variants"] = std::move(ns);
+  }
   return o;
 }
 
@@ -137,6 +160,20 @@ SweepSpec SweepSpec::from_json(const Json& j) {
   if (const Json* f = j.find("fork_at")) {
     s.fork_at = f->as_string("sweep.fork_at");
   }
+  if (const Json* ns = j.find("variants")) {
+    for (const auto& n : ns->as_array("sweep.variants")) {
+      NamedVariant v{n.at("name").as_string("sweep.variants.name"), {}};
+      for (const auto& set : n.at("set").as_array("sweep.variants.set")) {
+        const auto& pair = set.as_array("sweep.variants.set[]");
+        if (pair.size() != 2) {
+          throw JsonError("sweep.variants.set: expected [path, value] pairs");
+        }
+        v.overrides.emplace_back(pair[0].as_string("sweep.variants.set[0]"),
+                                 pair[1].as_string("sweep.variants.set[1]"));
+      }
+      s.named.push_back(std::move(v));
+    }
+  }
   return s;
 }
 
@@ -157,6 +194,38 @@ Vary parse_vary(std::string_view text) {
                                   std::string(value) + "' given twice");
     }
     v.values.emplace_back(value);
+  }
+  return v;
+}
+
+NamedVariant parse_variant(std::string_view text) {
+  auto fail = [&](const std::string& why) {
+    return std::invalid_argument("--variant " + std::string(text) + ": " + why +
+                                 " (expected \"name: path=value path2=value2\", e.g. "
+                                 "\"limit-50: datacenters.east.services.dataplane.params."
+                                 "get_post_record_limit=50\")");
+  };
+  auto colon = text.find(':');
+  if (colon == std::string_view::npos) throw fail("no ':' after the name");
+  auto name = text.substr(0, colon);
+  while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+  while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+  if (name.empty()) throw fail("empty name");
+  if (name.find_first_of(" \t,\"") != std::string_view::npos) {
+    throw fail("a name is one word");
+  }
+  NamedVariant v{std::string(name), {}};
+  std::set<std::string_view> paths;
+  for (auto word : split(text.substr(colon + 1), ' ')) {
+    if (word.empty()) continue;
+    auto eq = word.find('=');
+    if (eq == std::string_view::npos || eq == 0 || eq + 1 == word.size()) {
+      throw fail("'" + std::string(word) + "' is not path=value");
+    }
+    if (!paths.insert(word.substr(0, eq)).second) {
+      throw fail("path " + std::string(word.substr(0, eq)) + " set twice");
+    }
+    v.overrides.emplace_back(std::string(word.substr(0, eq)), std::string(word.substr(eq + 1)));
   }
   return v;
 }

@@ -22,8 +22,16 @@ using Override = std::pair<std::string, std::string>;  // (path, value) for `--s
 
 struct Variant {
   int index = 0;
-  std::vector<Override> overrides;  // one per Vary, in --vary order
-  std::string label() const;        // "path=a path2=x", or "base" without overrides
+  std::vector<Override> overrides;  // one per Vary, in --vary order (or a named variant's own)
+  std::string name;                 // a --variant's name; empty for --vary variants
+  std::string label() const;        // the name, else "path=a path2=x", or "base"
+};
+
+// `--variant "name: path=v path2=w"`: one variant that changes several parameters at once
+// ("limit 50" vs "count-only logging" are different parameters, not values of one).
+struct NamedVariant {
+  std::string name;
+  std::vector<Override> overrides;  // may be empty: the scenario as written
 };
 
 // One simulation: a variant and a seed; `index` is its place in the sweep order.
@@ -44,6 +52,7 @@ struct Shard {
 struct SweepSpec {
   std::string scenario;              // as given on the command line (used in reproducers)
   std::vector<Vary> vary;
+  std::vector<NamedVariant> named;   // --variant, in the order given; excludes --vary
   std::vector<std::uint64_t> seeds;  // in the order given
   std::vector<std::string> metrics;  // --metric filter; empty = every metric the runs report
   // --fork-at DATE: variants branch from the as-was run at this instant (analysis/fork.hpp);
@@ -61,6 +70,7 @@ struct SweepSpec {
 
 // Parsers for the command-line forms; each throws std::invalid_argument naming the input.
 Vary parse_vary(std::string_view text);                      // "path=a,b,c"
+NamedVariant parse_variant(std::string_view text);           // "name: path=v path2=w"
 std::vector<std::uint64_t> parse_seeds(std::string_view text);  // "1..32", "7", "1,5,9", "1..4,9"
 Shard parse_shard(std::string_view text);                    // "2/3"
 

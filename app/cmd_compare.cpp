@@ -22,6 +22,7 @@ namespace {
 struct CompareArgs {
   std::string scenario;
   std::vector<std::string> vary;
+  std::vector<std::string> variants;
   std::string seeds;
   int jobs = 0;
   std::vector<std::string> metrics;
@@ -43,6 +44,18 @@ void compare(const CompareArgs& a) {
         if (opt.spec.vary[i].path == opt.spec.vary.back().path) {
           throw std::invalid_argument("--vary " + v + ": " + opt.spec.vary[i].path +
                                       " is already varied");
+        }
+      }
+    }
+    if (!a.variants.empty() && !a.vary.empty()) {
+      throw std::invalid_argument("--variant and --vary do not mix: name every variant, or vary");
+    }
+    for (const auto& v : a.variants) {
+      opt.spec.named.push_back(analysis::parse_variant(v));
+      for (std::size_t i = 0; i + 1 < opt.spec.named.size(); ++i) {
+        if (opt.spec.named[i].name == opt.spec.named.back().name) {
+          throw std::invalid_argument("--variant " + v + ": the name " +
+                                      opt.spec.named[i].name + " is already used");
         }
       }
     }
@@ -93,6 +106,9 @@ void register_compare(CLI::App& app) {
       "compare", "Run variants x seeds in parallel worker processes and compare metrics");
   auto* a = new CompareArgs;
   cmd->add_option("scenario", a->scenario, "Scenario YAML file")->required();
+  cmd->add_option("--variant", a->variants,
+                  "\"name: path=v path2=w\": a named variant changing several parameters; "
+                  "the first is the baseline (repeatable; replaces --vary)");
   cmd->add_option("--vary", a->vary,
                   "path=a,b,c: one parameter and its values (repeatable; cross product)");
   cmd->add_option("--seeds", a->seeds, "Seeds: 1..32, 7, or 1..4,9")->required();

@@ -86,3 +86,29 @@ TEST_CASE("the sweep description survives JSON and a run has a one-line reproduc
   s.scenario = "my scenario.yaml";
   CHECK(reproducer(s, s.runs()[0]).rfind("skysim run 'my scenario.yaml' --seed 1", 0) == 0);
 }
+
+TEST_CASE("named variants change several parameters each and survive JSON") {
+  SweepSpec s;
+  s.scenario = "scenarios/april-2026-outage.yaml";
+  s.named = {parse_variant("as-was:"),
+             parse_variant("limit-50: a.limit=50  b.limit=50"),
+             parse_variant(" band-aid-0900 : timeline.1.at=2026-04-06T09:00:00Z")};
+  s.seeds = parse_seeds("1..2");
+  auto vs = s.variants();
+  REQUIRE(vs.size() == 3);
+  CHECK(vs[0].label() == "as-was");
+  CHECK(vs[0].overrides.empty());
+  CHECK(vs[1].overrides.size() == 2);
+  CHECK(vs[2].label() == "band-aid-0900");
+  CHECK(s.runs().size() == 6);
+  CHECK(reproducer(s, s.runs()[3]) ==
+        "skysim run scenarios/april-2026-outage.yaml --seed 2 --set a.limit=50 --set b.limit=50");
+  auto back = SweepSpec::from_json(Json::parse(s.to_json().dump()));
+  CHECK(back.to_json().dump() == s.to_json().dump());
+  CHECK(back.variants()[1].label() == "limit-50");
+
+  CHECK_THROWS_WITH(parse_variant("no-colon a=1"), Catch::Contains("no ':'"));
+  CHECK_THROWS_WITH(parse_variant(": a=1"), Catch::Contains("empty name"));
+  CHECK_THROWS_WITH(parse_variant("x: a"), Catch::Contains("not path=value"));
+  CHECK_THROWS_WITH(parse_variant("x: a=1 a=2"), Catch::Contains("set twice"));
+}
