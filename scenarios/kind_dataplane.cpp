@@ -68,6 +68,9 @@ std::vector<sim::ParamSpec> dataplane_params() {
         "short-lived allocation per URI (assumption)", false, 0, 1e9),
       p("live_per_uri", ParamType::Size, "bytes", "1KiB",
         "heap held while a URI is in flight (assumption)", false, 0, 1e9),
+      p("deploy_restarts", ParamType::Bool, "", "true",
+        "a timeline change of code or config (dialer, limits, log policy, batch cap, idle pool) "
+        "ships as a new build that replaces the process (assumption: container deploys)"),
       p("stw_per_thread", ParamType::Duration, "", "500ns",
         "stop-the-world cost per M to stop (assumption; no pause numbers published, §3.3)", false,
         0, 1e9),
@@ -189,6 +192,7 @@ class DataPlaneInstance final : public Instance {
       : Instance(ctx),
         host_(w.sim(), config_from(ctx)),
         backfill_clients_(ctx.params.string("backfill_clients")),
+        deploy_restarts_(ctx.params.flag("deploy_restarts")),
         scale_(ctx.scale) {
     sim::Labels host{{"dc", ctx.datacenter}, {"host", path()}};
     auto& m = w.metrics();
@@ -234,6 +238,14 @@ class DataPlaneInstance final : public Instance {
   }
 
   void set(std::string_view name, const sim::ParamValue& v) override {
+    apply(name, v);
+    if (deploy_restarts_ && changes_build_) {
+      host_.deploy(std::string(name) + " = " + v.text);
+    }
+  }
+
+  void apply(std::string_view name, const sim::ParamValue& v) {
+    changes_build_ = true;
     if (name == "get_post_record_limit") {
       host_.set_get_post_record_limit(v.integer);
     } else if (name == "handler_limit") {
@@ -247,6 +259,7 @@ class DataPlaneInstance final : public Instance {
     } else if (name == "max_idle_conns") {
       host_.set_max_idle_conns(static_cast<int>(scaled(v.integer, scale_)));
     } else {
+      changes_build_ = false;
       Instance::set(name, v);
     }
   }
@@ -290,6 +303,8 @@ class DataPlaneInstance final : public Instance {
  private:
   DataPlaneHost host_;
   std::string backfill_clients_;
+  bool deploy_restarts_;
+  bool changes_build_ = false;  // the last set() changed code or config of the running build
   double scale_;
 };
 

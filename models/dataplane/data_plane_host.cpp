@@ -94,8 +94,8 @@ DataPlaneHost::DataPlaneHost(sim::Simulation& sim, DataPlaneConfig cfg)
   thread_watch_.host = this;
   thread_watch_.kind = sim.intern_kind("dataplane.thread_watch");
   sim.schedule_in(10 * sim::kSecond, thread_watch_);
-  go_.on_crash([this](goruntime::CrashReason, const std::string& message) {
-    note("process died: " + message);
+  go_.on_crash([this](goruntime::CrashReason reason, const std::string& message) {
+    if (reason != goruntime::CrashReason::kDeploy) note("process died: " + message);
     // The kernel closes every descriptor of the dead process: pooled and in-use memcached
     // connections alike go to TIME_WAIT in this namespace and stay there (domain.md §1.6 #6).
     client_->crash();
@@ -138,6 +138,11 @@ void DataPlaneHost::ThreadWatch::on_event(sim::Simulation& sim) {
     h.threads_noted_ = threads;
   }
   sim.schedule_in(10 * sim::kSecond, *this);
+}
+
+void DataPlaneHost::deploy(const std::string& what) {
+  note("deploy: " + what + " (the process is replaced; threads and heap start afresh)");
+  go_.kill(goruntime::CrashReason::kDeploy);
 }
 
 void DataPlaneHost::set_dialer(DialerPolicy p) {

@@ -88,6 +88,9 @@ class DataPlaneHost {
   // Applies to connections made from now on; the running process keeps its pool.
   void set_max_idle_conns(int n) { cfg_.cache_client.max_idle_conns = n; }
   void kill() { go_.kill(goruntime::CrashReason::kExternal); }
+  // Rolls out a new build (what the band-aid and the fix were): the process is replaced at
+  // once; the kernel's TIME_WAIT sockets and the memcached server stay.
+  void deploy(const std::string& what);
 
   const DataPlaneConfig& config() const { return cfg_; }
   goruntime::GoProcess& go() { return go_; }

@@ -23,8 +23,10 @@ std::int64_t GoProcess::heap_goal_bytes() const {
     goal = static_cast<std::int64_t>(std::max(g, floor));
   }
   if (cfg_.gomemlimit_bytes > 0) {
-    // The memory limit bounds the whole runtime: what is not heap comes off the heap's share.
-    goal = std::min(goal, cfg_.gomemlimit_bytes - nonheap_bytes());
+    // The memory limit bounds what the runtime itself maps (heap, goroutine stacks, each M's
+    // g0 and signal stacks, runtime metadata): that comes off the heap's share. The kernel's
+    // own per-thread memory is outside Go's accounting (runtime/metrics /memory/classes).
+    goal = std::min(goal, cfg_.gomemlimit_bytes - runtime_nonheap_bytes());
   }
   return std::max(goal, heap_marked_);
 }

@@ -14,6 +14,8 @@ std::string_view crash_message(CrashReason r) {
       return "runtime: program exceeds 10000-thread limit\nfatal error: thread exhaustion";
     case CrashReason::kExternal:
       return "killed (SIGKILL)";
+    case CrashReason::kDeploy:
+      return "replaced by a deploy (SIGTERM)";
   }
   return "unknown";
 }
@@ -495,6 +497,10 @@ std::int64_t GoProcess::nonheap_bytes() const {
   return stack_bytes() + thread_bytes() + (alive_ ? cfg_.runtime_base_bytes : 0);
 }
 
+std::int64_t GoProcess::runtime_nonheap_bytes() const {
+  return nonheap_bytes() - (alive_ ? threads() * cfg_.os_thread_bytes : 0);
+}
+
 std::int64_t GoProcess::rss_bytes() const { return heap_alloc_ + nonheap_bytes(); }
 
 void GoProcess::check_memory() {
@@ -520,7 +526,9 @@ void GoProcess::crash(CrashReason reason) {
            " limit=" + std::to_string(cfg_.container_memory_limit_bytes);
   }
   msg += " threads=" + std::to_string(threads()) + " goroutines=" + std::to_string(goroutines_);
-  ++crashes_;
+  if (reason != CrashReason::kDeploy) {
+    ++crashes_;
+  }
   last_crash_ = msg;
   alive_ = false;
   ++incarnation_;
@@ -542,7 +550,8 @@ void GoProcess::crash(CrashReason reason) {
     on_crash_(reason, msg);
   }
   std::uint64_t inc = incarnation_;
-  sim_.call_at(sim_.now() + cfg_.restart_delay, sim_.intern_kind("go.restart"),
+  const sim::Duration delay = reason == CrashReason::kDeploy ? 0 : cfg_.restart_delay;
+  sim_.call_at(sim_.now() + delay, sim_.intern_kind("go.restart"),
                [this, inc] { restart(inc); });
 }
 

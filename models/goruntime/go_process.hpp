@@ -32,7 +32,9 @@
 
 namespace goruntime {
 
-enum class CrashReason { kOomKill, kThreadExhaustion, kExternal };
+// kDeploy is an orderly replacement by a new build: the process stops and its successor starts
+// at once, with no kubelet back-off (but with the kernel state the old one left behind).
+enum class CrashReason { kOomKill, kThreadExhaustion, kExternal, kDeploy };
 // The line a crashed Go process (or the kernel) leaves in the logs.
 std::string_view crash_message(CrashReason r);
 
@@ -191,6 +193,7 @@ class GoProcess {
 
   // GC
   std::int64_t nonheap_bytes() const;
+  std::int64_t runtime_nonheap_bytes() const;  // what GOMEMLIMIT counts besides the heap
   std::int64_t trigger_bytes() const;
   void maybe_start_gc();
   void gc_advance();
