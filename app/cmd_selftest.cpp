@@ -13,7 +13,8 @@ void register_selftest(CLI::App& app) {
       "selftest", "Check the kernel and models against analytic queueing results and the "
                   "published figures; exit 0 only if every check holds");
   auto* o = new validation::SelftestOptions;
-  cmd->add_flag("--quick", o->quick, "Runs a quarter as long (wider confidence intervals)");
+  cmd->add_flag("--quick", o->quick,
+                "Runs a quarter as long, fan-out on smaller celebrities (wider intervals)");
   cmd->add_option("--jobs", o->jobs, "Replications run in parallel (the table does not change)");
   cmd->add_option("--seeds", o->seeds, "Independent replications per case (default 10)");
   cmd->add_option("--scenario-dir", o->scenario_dir,

@@ -67,6 +67,25 @@ CheckRow judge(const ReplicatedCheck& c, double verdict_confidence) {
   return row;
 }
 
+CheckRow judge(const BandCheck& c) {
+  if (!(c.low <= c.high)) throw std::invalid_argument("BandCheck " + c.claim + ": low > high");
+  Interval at95 = replication_interval(c.per_seed, 0.95);
+  const double s = c.display_scale;
+  CheckRow row{c.claim, c.source, c.expected, "", "", false};
+  row.simulated = format_number(at95.mean * s) + " ± " + format_number(at95.half_width * s, 2) +
+                  (c.unit.empty() ? "" : " " + c.unit) + " (n=" + std::to_string(at95.n) + ")" +
+                  (c.note.empty() ? "" : " " + c.note);
+  row.pass = at95.low() >= c.low && at95.high() <= c.high;
+  if (row.pass) {
+    row.verdict = "PASS";
+  } else if (at95.high() < c.low || at95.low() > c.high) {
+    row.verdict = "FAIL (outside range)";
+  } else {
+    row.verdict = "FAIL (CI crosses range)";
+  }
+  return row;
+}
+
 CheckRow judge(const DirectCheck& c) {
   return {c.claim, c.source, c.expected, c.simulated, c.pass ? "PASS" : "FAIL", c.pass};
 }

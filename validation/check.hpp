@@ -6,6 +6,9 @@
 //                    lies inside. The verdict interval is family-wise (Bonferroni over every
 //                    statistical line of the table), so one table of many lines still has <= 5 %
 //                    chance of a false FAIL; the 95 % interval is shown too.
+//   BandCheck        a published figure that is a range or a bound ("~600 us", "> 90 %"): one
+//                    observation per seed, PASS only when the whole 95 % interval lies inside
+//                    the accepted range (so a noisy run cannot pass by straddling it).
 //   DirectCheck      a property that is exact (FIFO order, determinism) or already a test
 //                    statistic (chi-square, KS p-values, published arithmetic).
 #include <string>
@@ -24,6 +27,18 @@ struct ReplicatedCheck {
   std::string unit;             // for display: "ms", "/s", ""
   double display_scale = 1;     // value * display_scale is printed
   double resolution = 0;        // widest 95 % half-width the check accepts as informative
+};
+
+struct BandCheck {
+  std::string claim;
+  std::string source;
+  std::string expected;  // the published figure and the range read from it
+  double low = 0;        // accepted range of the mean, in the per-seed unit
+  double high = 0;
+  std::vector<double> per_seed;
+  std::string unit;
+  double display_scale = 1;
+  std::string note;  // shown after the interval (how the number was obtained)
 };
 
 struct DirectCheck {
@@ -50,6 +65,7 @@ double bonferroni_confidence(int lines, double family_alpha = 0.05);
 // Turns a replicated check into a row, judged at `verdict_confidence`.
 CheckRow judge(const ReplicatedCheck& c, double verdict_confidence);
 CheckRow judge(const DirectCheck& c);
+CheckRow judge(const BandCheck& c);
 
 // The 1/sqrt(T) law for the confidence intervals: over the checks that have short runs, the
 // geometric mean of half_width(T/4) / half_width(T) must be 2; the accepted range comes from

@@ -1,5 +1,6 @@
 // The published figures the selftest recomputes, each through the model code that claims it.
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "validation/published_checks.hpp"
 
@@ -9,10 +10,27 @@ TEST_CASE("published figures hold at the quick lengths") {
   SelftestOptions o;
   o.quick = true;
   PublishedChecks p = published_checks(o);
-  REQUIRE(p.replicated.size() == 3);
-  REQUIRE_FALSE(p.direct.empty());
+  // lossy 50 % / 75 %, TIME_WAIT, Go Ms blocked = lambda d
+  REQUIRE(p.replicated.size() == 4);
+  // fan-out sequential, 1,000 in flight, page P99 cut, post cut
+  REQUIRE(p.band.size() == 4);
+  // hot-key window, single counter, Go steady-pace threads, no hot shards under lossy
+  REQUIRE(p.direct.size() == 4);
+  double log_widening = 0;
   for (const auto& c : p.replicated) {
     CheckRow row = judge(c, bonferroni_confidence(40));
+    INFO(row.claim << ": expected " << row.expected << ", simulated " << row.simulated);
+    CHECK(row.pass);
+    CHECK(c.per_seed.size() == 10);
+    // Every analytic figure is also run at a quarter of the length, on other seeds.
+    REQUIRE(c.per_seed_short.size() == 10);
+    log_widening += std::log(replication_interval(c.per_seed_short, 0.95).half_width /
+                             replication_interval(c.per_seed, 0.95).half_width);
+  }
+  // ... where the intervals are wider (~2x each; one line alone can invert by chance).
+  CHECK(log_widening > 0);
+  for (const auto& c : p.band) {
+    CheckRow row = judge(c);
     INFO(row.claim << ": expected " << row.expected << ", simulated " << row.simulated);
     CHECK(row.pass);
     CHECK(c.per_seed.size() == 10);
@@ -21,4 +39,24 @@ TEST_CASE("published figures hold at the quick lengths") {
     INFO(c.claim << ": " << c.simulated);
     CHECK(c.pass);
   }
+}
+
+TEST_CASE("a band line passes only when its whole interval is inside the range") {
+  BandCheck c;
+  c.claim = "cut";
+  c.low = 0.90;
+  c.high = 1.0;
+  c.per_seed = {0.95, 0.96, 0.94, 0.95, 0.96};
+  CHECK(judge(c).pass);
+  CHECK(judge(c).verdict == "PASS");
+  // Straddling the bound: the mean is above it, but the interval is not.
+  c.per_seed = {0.99, 0.82, 0.97, 0.86, 0.98};
+  CHECK_FALSE(judge(c).pass);
+  CHECK(judge(c).verdict == "FAIL (CI crosses range)");
+  // Clearly below: what a lossy policy that dropped nothing would show.
+  c.per_seed = {0.01, -0.02, 0.0, 0.03, 0.01};
+  CHECK_FALSE(judge(c).pass);
+  CHECK(judge(c).verdict == "FAIL (outside range)");
+  c.low = 2;
+  CHECK_THROWS_AS(judge(c), std::invalid_argument);
 }
