@@ -205,6 +205,15 @@ class DataPlaneInstance final : public Instance {
     m.gauge_fn("go.gc_cpu_fraction", host, [&go] { return go.gc_cpu_fraction(); });
     m.gauge_fn("go.stw_last_ns", host, [&go] { return static_cast<double>(go.last_stw()); });
     m.gauge_fn("go.stw_peak_ns", host, [&go] { return static_cast<double>(go.peak_stw()); });
+    m.gauge_fn("go.threads_peak", host,
+               [this] { return static_cast<double>(host_.peak_threads()); });
+    // Median minutes a process stayed up before it died (PM: "~30 minutes"); 0 = no death.
+    m.gauge_fn("go.median_uptime_min", host, [this] {
+      auto u = host_.uptimes_before_death();
+      if (u.empty()) return 0.0;
+      std::sort(u.begin(), u.end());
+      return u[u.size() / 2] / 60.0;
+    });
     m.gauge_fn("go.crashes", host, [&go] { return static_cast<double>(go.crashes()); });
     m.gauge_fn("go.oom_kills", host, [&go] { return static_cast<double>(go.oom_kills()); });
     auto& ns = host_.kernel();

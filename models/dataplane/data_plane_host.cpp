@@ -95,13 +95,19 @@ DataPlaneHost::DataPlaneHost(sim::Simulation& sim, DataPlaneConfig cfg)
   thread_watch_.kind = sim.intern_kind("dataplane.thread_watch");
   sim.schedule_in(10 * sim::kSecond, thread_watch_);
   go_.on_crash([this](goruntime::CrashReason reason, const std::string& message) {
-    if (reason != goruntime::CrashReason::kDeploy) note("process died: " + message);
+    if (reason != goruntime::CrashReason::kDeploy) {
+      note("process died: " + message);
+      if (reason != goruntime::CrashReason::kExternal) {
+        uptimes_.push_back(sim::to_seconds(sim_.now() - up_since_));
+      }
+    }
     // The kernel closes every descriptor of the dead process: pooled and in-use memcached
     // connections alike go to TIME_WAIT in this namespace and stay there (domain.md §1.6 #6).
     client_->crash();
     dead_clients_.push_back(std::move(client_));
   });
   go_.on_restart([this] {
+    up_since_ = sim_.now();
     go_.retain(cfg_.baseline_live_heap_bytes);
     build_client();
     note("process restarted with an empty memcached pool; " +
@@ -130,6 +136,7 @@ net::Dialer& DataPlaneHost::current_dialer() {
 void DataPlaneHost::ThreadWatch::on_event(sim::Simulation& sim) {
   DataPlaneHost& h = *host;
   const std::int64_t threads = h.go_.threads();
+  h.threads_peak_ = std::max(h.threads_peak_, threads);
   if (h.threads_baseline_ == 0 && sim.now() >= 10 * sim::kMinute) h.threads_baseline_ = threads;
   if (h.threads_baseline_ > 0 && threads >= 3 * h.threads_baseline_ &&
       threads >= 2 * std::max<std::int64_t>(h.threads_noted_, 1)) {

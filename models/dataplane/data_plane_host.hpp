@@ -104,6 +104,10 @@ class DataPlaneHost {
   const std::vector<HostEvent>& events() const { return events_; }
   void note(std::string what) { events_.push_back(HostEvent{sim_.now(), std::move(what)}); }
   std::int64_t rpcs_in_flight() const { return in_flight_; }
+  // Highest OS-thread count seen so far by the 10-second watch, across restarts.
+  std::int64_t peak_threads() const { return threads_peak_; }
+  // Seconds of uptime before each process death (OOM kill or thread exhaustion), in order.
+  const std::vector<double>& uptimes_before_death() const { return uptimes_; }
 
  private:
   class Call;
@@ -142,6 +146,9 @@ class DataPlaneHost {
   ThreadWatch thread_watch_;
   std::int64_t threads_baseline_ = 0;
   std::int64_t threads_noted_ = 0;
+  std::int64_t threads_peak_ = 0;
+  sim::Time up_since_ = 0;
+  std::vector<double> uptimes_;
 };
 
 }  // namespace skysim::dataplane

@@ -91,3 +91,32 @@ TEST_CASE("a log storm on a slow pipe grows OS threads, and they stay") {
   CHECK(host.go().threads() > 10 * threads_before);
   sim.shutdown();
 }
+
+TEST_CASE("a deploy replaces the process at once: threads start afresh, TIME_WAIT stays") {
+  sim::Simulation sim(3);
+  auto cfg = small_host();
+  cfg.go.restart_delay = 30 * sim::kSecond;  // a crash would wait this long; a deploy does not
+  cfg.logger.policy = logsink::LogPolicy::kEveryError;
+  cfg.log_sink.drain_bytes_per_second = 20e3;  // a slow log pipe: error writes block on it
+  cfg.net.port_hi = static_cast<std::uint16_t>(cfg.net.port_lo + 499);  // 500 ports
+  DataPlaneHost host(sim, cfg);
+  host.get_post_record(2000, PostMix::kCold, [](const RpcResult&) {});
+  sim.run_until(5 * sim::kSecond);
+  REQUIRE(host.stats().bind_errors > 0);
+  const auto threads_before = host.go().threads();
+  REQUIRE(threads_before > 20);  // blocked write(2)s hold their Ms
+  const auto tw = host.kernel().time_wait_count();
+  REQUIRE(tw > 0);
+
+  host.deploy("dialer = random_loopback");
+  sim.run_until(sim.now() + sim::kMillisecond);
+  CHECK(host.go().alive());
+  CHECK(host.go().crashes() == 0);  // a deploy is not a crash
+  CHECK(host.go().threads() < threads_before / 4);
+  CHECK(host.kernel().time_wait_count() >= tw);  // the old sockets outlive the process
+  CHECK(host.uptimes_before_death().empty());
+  bool deployed = false;
+  for (const auto& e : host.events()) deployed |= e.what.rfind("deploy: dialer", 0) == 0;
+  CHECK(deployed);
+  sim.shutdown();
+}
