@@ -3,7 +3,8 @@
 // scenario. One host = one whole system (graph, cluster, fan-out service). Endpoints:
 //   post - the named celebrity posts; the request completes when its fan-out has finished;
 //   read - a uniformly chosen user reads a page of their timeline.
-// The lead adds `register_fanout(r)` to register_builtin_models (scenarios/builtin_models.cpp).
+// Registered in scenarios/builtin_models.cpp.
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -46,17 +47,25 @@ std::vector<sim::ParamSpec> fanout_params() {
       param("background_scale", ParamType::Double, "", "0.1",
             "fraction of background writes simulated (x scenario scale), each 1/scale heavy",
             1e-6, 1),
-      param("posts_per_followed_s", ParamType::Double, "1/s", "0.005",
-            "posts/s of each account a bot follows (assumption; sets bot timeline load)", 0, 1),
+      param("posts_per_followed_s", ParamType::Double, "1/s", "0.0037",
+            "posts/s of each account a bot follows (assumption; sets bot timeline load: 0.0037 "
+            "x 300k follows gives the write-up's steady write P99 ~15 ms, docs/fanout.md)",
+            0, 1),
       // Fan-out (docs/fanout.md)
-      param("policy", ParamType::Enum, "", "full", "full fan-out or lossy timelines (§8.3)",
-            std::nullopt, std::nullopt, {"full", "lossy"}),
+      param("policy", ParamType::Enum, "", "full",
+            "full fan-out, lossy timelines (§8.3) or fan-out-on-read for authors above "
+            "on_read_threshold (§8.5)",
+            std::nullopt, std::nullopt, {"full", "lossy", "on_read"}),
       param("reasonable_limit", ParamType::Count, "follows", "2000", "lossy limit (§8.3)", 1,
             1e9),
       param("page_size", ParamType::Count, "followers", "10k", "§8.2", 1, 1e8),
       param("concurrency", ParamType::Count, "writes", "1000", "§8.2", 1, 1e7),
-      param("on_read_threshold", ParamType::Count, "followers", "0",
-            "fan-out-on-read above this many followers; 0 = off (§8.5)", 0, 1e10),
+      param("on_read_threshold", ParamType::Count, "followers", "1M",
+            "policy on_read: authors with at least this many followers are merged at read "
+            "time (assumption: Twitter's threshold is unpublished, §8.5)", 1, 4e9),
+      param("hot_window", ParamType::Duration, "", "10s",
+            "window over which shard utilisation is measured; >= 0.8 busy is hot (docs)",
+            1e6, 1e15),
       param("hotkey_cache", ParamType::Bool, "", "false",
             "hot-key detection + client caching on reads (§9)"),
       param("hotkey_ttl", ParamType::Duration, "", "1s", "client cache TTL (assumption, §9.2)",
@@ -112,6 +121,50 @@ class FanoutInstance final : public Instance {
     w.metrics().gauge_fn("fanout.write_p99_ns", labels, [this] {
       return static_cast<double>(cluster_->write_latency().quantile(0.99));
     });
+    // What each policy costs: writes on the write path, partitions read on the read path,
+    // and what the lossy filter took from the users it thins (docs/fanout.md).
+    w.metrics().gauge_fn("fanout.db_reads_per_read", labels, [this] {
+      return reads_ ? static_cast<double>(db_reads_) / static_cast<double>(reads_) : 0.0;
+    });
+    w.metrics().gauge_fn("fanout.hot_shards_max", labels,
+                         [this] { return static_cast<double>(hot_.window_max); });
+    w.metrics().gauge_fn("fanout.hot_shards_mean", labels, [this] {
+      return hot_.windows ? static_cast<double>(hot_.sum) / static_cast<double>(hot_.windows)
+                          : 0.0;
+    });
+    w.metrics().gauge_fn("fanout.hot_shards_distinct", labels, [this] {
+      return static_cast<double>(std::count(hot_.ever.begin(), hot_.ever.end(), 1));
+    });
+    w.metrics().gauge_fn("fanout.timeline_writes", labels,
+                         [this] { return static_cast<double>(service_->timeline_writes()); });
+    w.metrics().gauge_fn("fanout.list_writes", labels,
+                         [this] { return static_cast<double>(service_->list_writes()); });
+    w.metrics().gauge_fn("fanout.delivered_fraction", labels, [this] {
+      const auto offered = service_->writes_offered();
+      return offered ? static_cast<double>(service_->timeline_writes()) /
+                           static_cast<double>(offered)
+                     : 1.0;
+    });
+    for (social::UserId u = 0; u < graph_->users(); ++u) {
+      if (graph_->follow_count(u) > fc.reasonable_limit) {
+        above_limit_.push_back(u);  // the only users a lossy filter can thin
+      }
+    }
+    w.metrics().gauge_fn("fanout.worst_user_delivered_fraction", labels, [this] {
+      double worst = 1.0;
+      for (social::UserId u : above_limit_) {
+        if (service_->offered(u) > 0) {
+          worst = std::min(worst, static_cast<double>(service_->delivered(u)) /
+                                      static_cast<double>(service_->offered(u)));
+        }
+      }
+      return worst;
+    });
+    hot_window_ = v.duration("hot_window");
+    hot_.owner = this;
+    hot_.ever.assign(sc.total_shards(), 0);
+    hot_.actor_id = sim_.new_actor_id();
+    hot_.kind = sim_.intern_kind("fanout.hot_window");
   }
 
   ~FanoutInstance() override {
@@ -125,6 +178,8 @@ class FanoutInstance final : public Instance {
     if (posts_per_followed_s_ > 0) {
       service_->install_hyperfollower_background(100'000, posts_per_followed_s_);
     }
+    cluster_->reset_window(sim_.now());
+    sim_.schedule_in(hot_window_, hot_);
   }
 
   void handle(Request r) override {
@@ -144,6 +199,8 @@ class FanoutInstance final : public Instance {
         static_cast<std::uint32_t>(reader_rng_->uniform_int(0, graph_->users() - 1));
     service_->read_timeline(reader, [this, req](const fanout::ReadReport& rr) {
       read_latency_->record(rr.latency);
+      db_reads_ += rr.db_reads;
+      ++reads_;
       req->complete({true, ""});
     });
   }
@@ -162,6 +219,32 @@ class FanoutInstance final : public Instance {
   void finish(World&) override { service_->stop(); }
 
  private:
+  // Every hot_window: how many shards were >= hot_utilisation busy over it. A scheduled event,
+  // not a metrics callback, so sampling never changes when the lazy background is generated.
+  struct HotWindows final : sim::Handler {
+    FanoutInstance* owner = nullptr;
+    std::vector<std::uint8_t> ever;  // per shard: hot in at least one window
+    std::uint64_t windows = 0;
+    std::uint64_t sum = 0;
+    std::uint32_t window_max = 0;
+    void on_event(sim::Simulation& sim) override {
+      scylla::ScyllaCluster& c = *owner->cluster_;
+      const std::vector<double> u = c.utilisations(sim.now());
+      std::uint32_t hot = 0;
+      for (std::size_t s = 0; s < u.size(); ++s) {
+        if (u[s] >= c.config().hot_utilisation) {
+          ++hot;
+          ever[s] = 1;
+        }
+      }
+      ++windows;
+      sum += hot;
+      window_max = std::max(window_max, hot);
+      c.reset_window(sim.now());
+      sim.schedule_in(owner->hot_window_, *this);
+    }
+  };
+
   sim::Simulation& sim_;
   std::unique_ptr<social::FollowGraph> graph_;
   std::unique_ptr<scylla::ScyllaCluster> cluster_;
@@ -171,6 +254,11 @@ class FanoutInstance final : public Instance {
   sim::Rng* reader_rng_ = nullptr;
   sim::Histogram* post_duration_ = nullptr;
   sim::Histogram* read_latency_ = nullptr;
+  std::uint64_t db_reads_ = 0;  // Scylla partitions read by timeline reads
+  std::uint64_t reads_ = 0;
+  std::vector<social::UserId> above_limit_;
+  sim::Duration hot_window_ = 0;
+  HotWindows hot_;
 };
 
 }  // namespace

@@ -25,6 +25,11 @@ struct ExperimentSpec {
   double posts_per_followed_s = 0.0;
   // The post is made this long after start, so background and trim state are warmed up.
   sim::Duration warmup = 30 * sim::kSecond;
+  sim::Duration hot_window = 10 * sim::kSecond;
+  // Probe writes to uniformly chosen ordinary timelines over [warmup/3, warmup): what the
+  // cluster's write latency looks like before the post (the write-up's "avg ~600 us, P99 up to
+  // 15 ms" is that steady-state figure). 0 disables.
+  double probe_writes_per_s = 1'000;
 };
 
 struct DeliverySummary {
@@ -37,11 +42,16 @@ struct DeliverySummary {
 struct ExperimentResult {
   std::vector<PostReport> posts;
   sim::Histogram page_duration;
+  std::vector<FanoutService::PageRecord> page_log;  // every page: start time and duration
   sim::Histogram post_duration;
-  sim::Histogram write_latency;  // of the fan-out's own writes
-  std::uint32_t hot_shards_before = 0;  // background only, over [warmup/3, warmup)
-  std::uint32_t hot_shards_during = 0;  // over the fan-out
-  std::vector<double> utilisation_during;
+  sim::Histogram write_latency;         // of the fan-out's own writes
+  sim::Histogram steady_write_latency;  // probe writes before the post (steady state)
+  // Hot = offered work >= hot_utilisation (0.8) of a hot_window (10 s) window, windows aligned
+  // on the run's start. Counted: distinct shards hot in at least one window.
+  std::uint32_t hot_shards_before = 0;  // background only, windows inside [warmup/3, warmup)
+  std::uint32_t hot_shards_during = 0;  // windows overlapping the fan-out
+  std::uint32_t hot_shards_window_max = 0;  // the most shards hot in one window of the fan-out
+  std::vector<double> utilisation_during;  // per shard, over the whole fan-out
   DeliverySummary delivery;
   std::vector<std::uint64_t> delivered;  // per user
   std::vector<std::uint64_t> offered;    // per user

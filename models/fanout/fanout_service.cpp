@@ -13,8 +13,23 @@ FanoutPolicy parse_fanout_policy(std::string_view s) {
   if (s == "lossy") {
     return FanoutPolicy::Lossy;
   }
+  if (s == "on_read") {
+    return FanoutPolicy::OnRead;
+  }
   throw std::invalid_argument("fanout: unknown policy '" + std::string(s) +
-                              "' (expected full or lossy)");
+                              "' (expected full, lossy or on_read)");
+}
+
+std::string_view policy_name(FanoutPolicy p) {
+  switch (p) {
+    case FanoutPolicy::Full:
+      return "full";
+    case FanoutPolicy::Lossy:
+      return "lossy";
+    case FanoutPolicy::OnRead:
+      return "on_read";
+  }
+  return "?";
 }
 
 void FanoutConfig::validate() const {
@@ -30,6 +45,11 @@ void FanoutConfig::validate() const {
   }
   if (redis_rtt >= cache_refresh) {
     throw std::invalid_argument("fanout: redis_rtt must be shorter than cache_refresh");
+  }
+  if (policy == FanoutPolicy::OnRead && on_read_threshold == 0) {
+    throw std::invalid_argument(
+        "fanout: policy on_read needs on_read_threshold >= 1 (followers above which an author "
+        "is merged at read time)");
   }
 }
 
@@ -70,6 +90,7 @@ class FanoutService::Job final : public sim::Handler, public scylla::WriteSink {
     for (std::size_t i = 0; i < n; ++i) {
       ++svc_.offered_[slice[i]];
     }
+    svc_.writes_offered_ += n;
     page_start_ = sim.now();
     next_ = 0;
     in_flight_ = 0;
@@ -82,7 +103,9 @@ class FanoutService::Job final : public sim::Handler, public scylla::WriteSink {
     }
   }
 
-  void on_done(sim::Simulation&, std::uint64_t user, sim::Duration) override {
+  void on_done(sim::Simulation&, std::uint64_t user, sim::Duration latency) override {
+    svc_.write_latency_.record(latency);
+    ++svc_.timeline_writes_;
     ++svc_.delivered_[user];
     ++report_.written;
     --in_flight_;
@@ -103,6 +126,9 @@ class FanoutService::Job final : public sim::Handler, public scylla::WriteSink {
   void page_done() {
     const sim::Time now = svc_.sim_.now();
     svc_.page_duration_.record(now - page_start_);
+    if (svc_.page_log_.size() < kPageLogMax) {
+      svc_.page_log_.push_back({page_start_, now - page_start_});
+    }
     ++report_.pages;
     if (cursor_ < followers_.size()) {
       svc_.sim_.schedule_in(svc_.cfg_.page_fetch, *this);
@@ -146,7 +172,7 @@ class FanoutService::ReadJob final : public scylla::WriteSink {
     started_ = svc_.sim_.now();
     keys_.clear();
     keys_.push_back(reader);
-    if (svc_.cfg_.on_read_threshold > 0) {
+    if (svc_.cfg_.policy == FanoutPolicy::OnRead) {
       for (social::UserId f : svc_.graph_.follows(reader)) {
         if (svc_.is_on_read_author(f)) {
           keys_.push_back(svc_.posts_partition(f));
@@ -204,6 +230,43 @@ class FanoutService::ReadJob final : public scylla::WriteSink {
   ReadReport report_;
   std::vector<std::uint32_t> keys_;
   std::uint32_t pending_ = 0;
+  sim::Time started_ = 0;
+};
+
+// An on-read author's post: one write of its recent-post list, which readers merge (§8.5).
+class FanoutService::ListWrite final : public scylla::WriteSink {
+ public:
+  explicit ListWrite(FanoutService& svc) : svc_(svc) {}
+  bool active() const { return active_; }
+
+  void begin(std::uint32_t author, std::function<void(const PostReport&)> done) {
+    active_ = true;
+    done_ = std::move(done);
+    report_ = PostReport{};
+    report_.author = author;
+    report_.followers = svc_.graph_.follower_count(author);
+    report_.on_read = true;
+    started_ = svc_.sim_.now();
+    svc_.cluster_.write(svc_.posts_partition(author), *this, author);
+  }
+
+  void on_done(sim::Simulation& sim, std::uint64_t, sim::Duration) override {
+    ++svc_.list_writes_;
+    report_.duration = sim.now() - started_;
+    svc_.post_duration_.record(report_.duration);
+    active_ = false;
+    if (done_) {
+      auto done = std::move(done_);
+      done_ = nullptr;
+      done(report_);
+    }
+  }
+
+ private:
+  FanoutService& svc_;
+  bool active_ = false;
+  std::function<void(const PostReport&)> done_;
+  PostReport report_;
   sim::Time started_ = 0;
 };
 
@@ -266,7 +329,7 @@ void FanoutService::start() {
 void FanoutService::stop() { refresher_.stop(); }
 
 bool FanoutService::is_on_read_author(std::uint32_t u) const {
-  return cfg_.on_read_threshold > 0 && graph_.follower_count(u) >= cfg_.on_read_threshold;
+  return cfg_.policy == FanoutPolicy::OnRead && graph_.follower_count(u) >= cfg_.on_read_threshold;
 }
 
 void FanoutService::post(std::uint32_t author, std::function<void(const PostReport&)> done) {
@@ -275,18 +338,7 @@ void FanoutService::post(std::uint32_t author, std::function<void(const PostRepo
   }
   if (is_on_read_author(author)) {
     // Only the author's own recent-post list is written; readers merge it (§8.5).
-    PostReport r;
-    r.author = author;
-    r.followers = graph_.follower_count(author);
-    r.on_read = true;
-    struct Ignore final : scylla::WriteSink {
-      void on_done(sim::Simulation&, std::uint64_t, sim::Duration) override {}
-    };
-    static Ignore ignore;
-    cluster_.write(posts_partition(author), ignore, 0);
-    if (done) {
-      done(r);
-    }
+    idle_job(list_writes_pool_, *this).begin(author, std::move(done));
     return;
   }
   idle_job(jobs_, *this).begin(author, std::move(done));

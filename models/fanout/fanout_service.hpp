@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -25,8 +26,9 @@
 
 namespace fanout {
 
-enum class FanoutPolicy { Full, Lossy };
-FanoutPolicy parse_fanout_policy(std::string_view s);  // "full", "lossy"
+enum class FanoutPolicy { Full, Lossy, OnRead };
+FanoutPolicy parse_fanout_policy(std::string_view s);  // "full", "lossy", "on_read"
+std::string_view policy_name(FanoutPolicy p);
 
 struct FanoutConfig {
   std::uint32_t page_size = 10'000;   // domain.md §8.2
@@ -37,7 +39,8 @@ struct FanoutConfig {
   sim::Duration redis_rtt = sim::kMillisecond;        // assumption
   // Fetching one page of follower ids from the graph store: assumption 1 ms.
   sim::Duration page_fetch = sim::kMillisecond;
-  // Hybrid fan-out-on-read (§8.5): 0 disables it.
+  // Hybrid fan-out-on-read (§8.5), policy OnRead only: authors with at least this many
+  // followers are not fanned out. Must be >= 1 under OnRead; ignored by the other policies.
   std::uint32_t on_read_threshold = 0;
   // Read path: rows per timeline page (assumption: 50, a typical API page).
   std::uint32_t read_page_rows = 50;
@@ -55,7 +58,8 @@ struct PostReport {
   std::uint32_t pages = 0;
   std::uint64_t followers = 0;
   std::uint64_t written = 0;
-  bool on_read = false;        // skipped: the author's posts are merged at read time
+  bool on_read = false;        // skipped: the author's posts are merged at read time; duration
+                               // is then the one write of the author's recent-post list
 };
 
 struct ReadReport {
@@ -91,12 +95,25 @@ class FanoutService {
   void install_hyperfollower_background(std::uint32_t min_follows, double posts_per_followed_s);
 
   const sim::Histogram& page_duration() const { return page_duration_; }
+  const sim::Histogram& write_latency() const { return write_latency_; }  // fan-out's own writes
   const sim::Histogram& post_duration() const { return post_duration_; }
   const sim::Histogram& read_latency() const { return read_latency_; }
   const sim::Histogram& read_db_reads() const { return read_db_reads_; }
+  // Every page fanned out so far: when its writes started and how long until the last returned
+  // (the first kPageLogMax pages only, so a long scenario cannot grow it without bound).
+  struct PageRecord {
+    sim::Time start = 0;
+    sim::Duration duration = 0;
+  };
+  static constexpr std::size_t kPageLogMax = 1'000'000;
+  const std::vector<PageRecord>& page_log() const { return page_log_; }
   // Per user: fan-out writes addressed to it and writes actually made.
   std::uint64_t offered(std::uint32_t u) const { return offered_[u]; }
   std::uint64_t delivered(std::uint32_t u) const { return delivered_[u]; }
+  // Timeline rows written by fan-outs, and recent-post-list writes of on-read authors.
+  std::uint64_t timeline_writes() const { return timeline_writes_; }
+  std::uint64_t writes_offered() const { return writes_offered_; }  // before the lossy filter
+  std::uint64_t list_writes() const { return list_writes_; }
   FollowCountStore& store() { return store_; }
   const lossy::HighFollowCache& follow_cache() const { return cache_; }
   bool is_on_read_author(std::uint32_t u) const;
@@ -105,8 +122,10 @@ class FanoutService {
  private:
   class Job;
   class ReadJob;
+  class ListWrite;
   friend class Job;
   friend class ReadJob;
+  friend class ListWrite;
 
   sim::Simulation& sim_;
   scylla::ScyllaCluster& cluster_;
@@ -120,9 +139,15 @@ class FanoutService {
   std::unique_ptr<hotkey::HotKeyClientCache<std::uint32_t>> client_cache_;
   std::vector<std::unique_ptr<Job>> jobs_;
   std::vector<std::unique_ptr<ReadJob>> reads_;
+  std::vector<std::unique_ptr<ListWrite>> list_writes_pool_;
+  std::uint64_t timeline_writes_ = 0;
+  std::uint64_t writes_offered_ = 0;
+  std::uint64_t list_writes_ = 0;
   std::vector<std::uint32_t> offered_;
   std::vector<std::uint32_t> delivered_;
   sim::Histogram page_duration_;
+  sim::Histogram write_latency_;
+  std::vector<PageRecord> page_log_;
   sim::Histogram post_duration_;
   sim::Histogram read_latency_;
   sim::Histogram read_db_reads_;

@@ -119,12 +119,20 @@ ScyllaCluster::ScyllaCluster(sim::Simulation& sim, ScyllaConfig cfg, std::uint32
       partitions_(partitions),
       routes_(static_cast<std::size_t>(partitions) * cfg_.rf, kNoRoute),
       window_busy_(cfg_.total_shards(), 0.0),
+      compaction_phase_(cfg_.total_shards(), 0),
       kind_coord_(sim.intern_kind(std::string(name) + ".coordinator")),
       kind_reply_(sim.intern_kind(std::string(name) + ".reply")),
       actor_(sim.new_actor_id()),
       needed_(replies_needed(cfg_.cl, cfg_.rf)) {
   for (TimelinePartition& p : partitions_) {
     p.fill(cfg_.timeline.target_rows);  // steady state: timelines are full
+  }
+  if (!cfg_.timeline.aligned_compaction) {
+    sim::Rng& phase_rng = sim.stream(std::string(name) + "/compaction");
+    for (sim::Duration& phase : compaction_phase_) {
+      phase = static_cast<sim::Duration>(phase_rng.uniform01() *
+                                         static_cast<double>(cfg_.timeline.compaction_interval));
+    }
   }
   // Each fleet write lands on rf replica shards; the coordinator's CQL work is spread too.
   const double per_shard = cfg_.background_writes_per_s * cfg_.rf / cfg_.total_shards();
@@ -190,7 +198,9 @@ void ScyllaCluster::add_background_partition(PartitionKey key, double writes_per
     HotWriter w{key, rate_per_ns,
                 sim_.now() + static_cast<sim::Time>(bg_rng_.exponential(1.0 / rate_per_ns)),
                 TimelinePartition{}};
-    w.copy.fill(cfg_.timeline.target_rows);
+    // The partition has been this busy for a long time: its copy on this shard carries the
+    // shadowed rows written since the shard's last compaction.
+    w.copy.warm(cfg_.timeline, sim_.now(), compaction_phase_[r[i]], writes_per_s);
     hot_[r[i]].push_back(w);
   }
 }
@@ -234,7 +244,8 @@ void ScyllaCluster::advance_hot(ShardId s, sim::Time now) {
       q.next_background +=
           static_cast<sim::Time>(bg_rng_.exponential(1.0 / bg_rate_per_ns_)) + 1;
     }
-    const sim::Duration trim = first->copy.write(cfg_.timeline, first->next);
+    const sim::Duration trim =
+        first->copy.write(cfg_.timeline, first->next, compaction_phase_[s]);
     const sim::Duration base = cfg_.exponential_service
                                    ? bg_rng_.exponential_duration(cfg_.timeline.write_service_mean)
                                    : cfg_.timeline.write_service_mean;
@@ -294,8 +305,11 @@ void ScyllaCluster::replicate(Op* op) {
   const sim::Time now = sim_.now();
   const ShardId* r = replicas(op->key);
   TimelinePartition& part = partitions_[op->key];
-  const sim::Duration extra = op->is_read ? part.read_cost(cfg_.timeline, now, op->rows)
-                                          : part.write(cfg_.timeline, now);
+  // One shared state stands for every replica's copy of an ordinary partition (written once
+  // per post, its shadowed rows stay few); it compacts with its first replica's shard.
+  const sim::Duration phase = compaction_phase_[r[0]];
+  const sim::Duration extra = op->is_read ? part.read_cost(cfg_.timeline, now, op->rows, phase)
+                                          : part.write(cfg_.timeline, now, phase);
   const sim::Duration mean =
       op->is_read ? cfg_.read_service_mean : cfg_.timeline.write_service_mean;
   sim::Time replies[16];
@@ -346,6 +360,11 @@ double ScyllaCluster::utilisation(ShardId s, sim::Time now) {
     return 0.0;
   }
   return (shards_[s].busy_ns() - window_busy_[s]) / static_cast<double>(now - window_start_);
+}
+
+double ScyllaCluster::busy_ns(ShardId s, sim::Time now) {
+  advance(s, now);
+  return shards_.at(s).busy_ns();
 }
 
 std::vector<double> ScyllaCluster::utilisations(sim::Time now) {

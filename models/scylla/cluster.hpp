@@ -92,6 +92,8 @@ class ScyllaCluster {
   double utilisation(ShardId s, sim::Time now);
   std::uint32_t count_hot_shards(sim::Time now);
   std::vector<double> utilisations(sim::Time now);
+  // Work admitted to shard s since the start of the run (background generated up to `now`).
+  double busy_ns(ShardId s, sim::Time now);
 
   const sim::Histogram& write_latency() const { return write_latency_; }
   const sim::Histogram& read_latency() const { return read_latency_; }
@@ -100,6 +102,8 @@ class ScyllaCluster {
     read_latency_.reset();
   }
   const ScyllaConfig& config() const { return cfg_; }
+  // When shard s compacts: at compaction_phase(s) + k * timeline.compaction_interval.
+  sim::Duration compaction_phase(ShardId s) const { return compaction_phase_.at(s); }
   const TokenRing& ring() const { return ring_; }
   TimelinePartition& partition(PartitionKey k) { return partitions_.at(k); }
   std::uint32_t partitions() const { return static_cast<std::uint32_t>(partitions_.size()); }
@@ -136,6 +140,7 @@ class ScyllaCluster {
   std::vector<TimelinePartition> partitions_;
   std::vector<ShardId> routes_;  // rf per partition; kNoRoute until computed
   std::vector<double> window_busy_;
+  std::vector<sim::Duration> compaction_phase_;  // per shard
   sim::Time window_start_ = 0;
   double bg_rate_per_ns_ = 0;  // simulated background arrivals per shard per ns
   sim::Duration bg_service_mean_ = 0;

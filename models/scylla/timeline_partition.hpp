@@ -21,6 +21,11 @@ struct TimelineCostModel {
   sim::Duration row_scan_cost = sim::kMicrosecond;
   // assumption: how long deleted rows stay in the read path before compaction drops them.
   sim::Duration compaction_interval = sim::kMinute;
+  // Scylla compacts per shard (each shard owns its SSTables, domain.md §7.1), so shards purge at
+  // their own instants: shard s at phase_s + k * compaction_interval, phase_s drawn once per
+  // shard. `aligned_compaction` puts every shard on one grid (phase 0), the earlier model kept
+  // for comparison: it makes all hot shards cool at the same instant (docs/fanout.md).
+  bool aligned_compaction = false;
 
   void validate() const;
 };
@@ -28,8 +33,9 @@ struct TimelineCostModel {
 class TimelinePartition {
  public:
   // Applies one write at `now` and returns the trim cost it triggers (0 for most writes).
-  sim::Duration write(const TimelineCostModel& m, sim::Time now) {
-    compact_if_due(m, now);
+  // `phase` is the compaction phase of the shard holding this copy.
+  sim::Duration write(const TimelineCostModel& m, sim::Time now, sim::Duration phase = 0) {
+    compact_if_due(m, now, phase);
     ++live_;
     if (live_ <= m.target_rows + m.trim_slack_rows) {
       return 0;
@@ -41,20 +47,38 @@ class TimelinePartition {
     return cost;
   }
   // A read of `rows` rows scans past the shadowed ones too.
-  sim::Duration read_cost(const TimelineCostModel& m, sim::Time now, std::uint32_t rows) {
-    compact_if_due(m, now);
+  sim::Duration read_cost(const TimelineCostModel& m, sim::Time now, std::uint32_t rows,
+                          sim::Duration phase = 0) {
+    compact_if_due(m, now, phase);
     return m.row_scan_cost * static_cast<sim::Duration>(rows + shadowed_);
   }
 
   void fill(std::uint32_t live) { live_ = live; }
+  // The state a partition written at `writes_per_s` since its shard's last compaction has at
+  // `now` (live rows at target plus the partial trim batch, shadowed rows of every trim since),
+  // so a run starts in steady state instead of with every hot partition freshly compacted.
+  void warm(const TimelineCostModel& m, sim::Time now, sim::Duration phase, double writes_per_s) {
+    const sim::Time last = last_compaction(m, now, phase);
+    const auto writes = static_cast<std::uint64_t>(writes_per_s * sim::to_seconds(now - last));
+    const std::uint64_t batch = m.trim_slack_rows + 1;  // a trim removes this many rows
+    live_ = m.target_rows + static_cast<std::uint32_t>(writes % batch);
+    shadowed_ = static_cast<std::uint32_t>(writes / batch * batch);
+    compacted_at_ = last;
+  }
   std::uint32_t live_rows() const { return live_; }
   std::uint32_t shadowed_rows() const { return shadowed_; }
 
  private:
-  void compact_if_due(const TimelineCostModel& m, sim::Time now) {
-    // Compaction runs on a fixed grid (every partition at the same instants): its own CPU cost
-    // is not modelled, only that it purges the shadowed rows.
-    const sim::Time epoch = now - now % m.compaction_interval;
+  // Compaction instants of a shard are phase + k * interval (k any integer); the latest <= now.
+  static sim::Time last_compaction(const TimelineCostModel& m, sim::Time now,
+                                   sim::Duration phase) {
+    const sim::Duration i = m.compaction_interval;
+    const sim::Duration since = ((now - phase) % i + i) % i;
+    return now - since;
+  }
+  void compact_if_due(const TimelineCostModel& m, sim::Time now, sim::Duration phase) {
+    // Compaction's own CPU cost is not modelled, only that it purges the shadowed rows.
+    const sim::Time epoch = last_compaction(m, now, phase);
     if (epoch > compacted_at_) {
       shadowed_ = 0;
       compacted_at_ = epoch;

@@ -1,6 +1,16 @@
-// Lossy timelines against full fan-out on the same seed and workload (domain.md §8.3 results).
+// Lossy timelines against full fan-out on the same seed and workload (domain.md §8.2-§8.3).
+//
+// Two workloads, both the celebrity graph with six accounts following 300,000 and the fleet's
+// background (half the busy-hour 1M writes/s, scaled 1/10); they differ only in how active the
+// bots' followees are (assumption, docs/fanout.md), i.e. how hard the bots' timelines are written:
+//   p99_15ms - 1,110 writes/s per bot timeline: the cluster's steady write P99 is the write-up's
+//              "up to 15 ms", with hot shards present;
+//   flare    - 1,350 writes/s: P99.9 beyond 1 s, the write-up's "P99.9 ... > 1 second" case, where
+//              a large account's fan-out takes the "5-10 minutes" the write-up reports.
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <map>
+#include <utility>
 
 #include "fanout_fixtures.hpp"
 
@@ -8,56 +18,72 @@ using namespace fanout;
 
 namespace {
 
-// The mixed workload: fleet background (half the busy-hour 1M writes/s, scaled 1/10) and six
-// accounts following 300,000 whose timelines take 1,500 writes/s each (assumption: the
-// followed accounts post every ~3 min on average; see docs/fanout.md for the sweep).
-ExperimentSpec mixed(FanoutPolicy policy) {
+constexpr double kP99At15ms = 0.0037;  // x 300,000 follows = 1,110 writes/s per bot timeline
+constexpr double kFlare = 0.0045;      // 1,350 writes/s
+
+ExperimentSpec mixed(FanoutPolicy policy, double posts_per_followed_s) {
   ExperimentSpec spec;
   spec.author = fanout_test::celebrity_graph().id_of("celebrity");
   spec.scylla.background_writes_per_s = 5e5;
   spec.scylla.scale = 0.1;
-  spec.posts_per_followed_s = 0.005;
+  spec.posts_per_followed_s = posts_per_followed_s;
   spec.fanout.policy = policy;
   return spec;
 }
 
-const ExperimentResult& full() {
-  static const ExperimentResult r = run_experiment(fanout_test::celebrity_graph(),
-                                                   mixed(FanoutPolicy::Full));
-  return r;
+const ExperimentResult& run_cached(FanoutPolicy policy, double ppf) {
+  static std::map<std::pair<int, double>, ExperimentResult> cache;
+  const auto key = std::pair{static_cast<int>(policy), ppf};
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    it = cache.emplace(key, run_experiment(fanout_test::celebrity_graph(), mixed(policy, ppf)))
+             .first;
+  }
+  return it->second;
 }
-const ExperimentResult& lossy_run() {
-  static const ExperimentResult r = run_experiment(fanout_test::celebrity_graph(),
-                                                   mixed(FanoutPolicy::Lossy));
-  return r;
+
+double cut(sim::Duration lossy, sim::Duration full) {
+  return 1.0 - static_cast<double>(lossy) / static_cast<double>(full);
+}
+
+void print(const char* name, const ExperimentResult& f, const ExperimentResult& l) {
+  std::printf(
+      "%s: steady write mean %.2f ms P99 %.1f ms P99.9 %.0f ms | page P99 %.1f -> %.1f ms "
+      "(-%.1f%%), post %.1f -> %.2f s (-%.1f%%), hot shards %u -> %u\n",
+      name, f.steady_write_latency.mean() / 1e6, f.steady_write_latency.quantile(0.99) / 1e6,
+      f.steady_write_latency.quantile(0.999) / 1e6, f.page_duration.quantile(0.99) / 1e6,
+      l.page_duration.quantile(0.99) / 1e6,
+      100 * cut(l.page_duration.quantile(0.99), f.page_duration.quantile(0.99)),
+      f.post_duration.max() / 1e9, l.post_duration.max() / 1e9,
+      100 * cut(l.post_duration.max(), f.post_duration.max()), f.hot_shards_during,
+      l.hot_shards_during);
 }
 
 }  // namespace
 
-TEST_CASE("full fan-out with hot shards: the slowest write stretches every page", FANOUT_HEAVY) {
-  const ExperimentResult& r = full();
-  CHECK(r.posts.at(0).written == fanout_test::celebrity_graph().follower_count(
-                                    fanout_test::celebrity_graph().id_of("celebrity")));
-  CHECK(r.hot_shards_during >= 6);  // the bots' replicas (3 x 6, some may coincide)
-  // A write P99 of the order the write-up reports (15 ms) comes from those few shards.
-  CHECK(r.write_latency.quantile(0.99) > 10 * sim::kMillisecond);
-  CHECK(r.page_duration.quantile(0.99) > 20 * r.page_duration.quantile(0.01));
-  CHECK(r.post_duration.max() > 20 * sim::kSecond);
+TEST_CASE("flare: the slowest write stretches every page, the full fan-out takes minutes",
+          FANOUT_HEAVY) {
+  const ExperimentResult& r = run_cached(FanoutPolicy::Full, kFlare);
+  const auto& g = fanout_test::celebrity_graph();
+  CHECK(r.posts.at(0).written == g.follower_count(g.id_of("celebrity")));
+  // The workload: P99.9 of the cluster's writes beyond a second, before the post.
+  CHECK(r.steady_write_latency.quantile(0.999) > sim::kSecond);
+  CHECK(r.hot_shards_before >= 1);
+  CHECK(r.hot_shards_during >= 6);  // the bots' replica shards (3 x 6, some may coincide)
+  // A page of 10,000 writes ends with its slowest: ~10 rounds of ~0.6 ms would be ~6 ms.
+  CHECK(r.page_duration.quantile(0.5) > 100 * 6 * sim::kMillisecond);
+  CHECK(r.page_duration.quantile(0.5) > r.steady_write_latency.quantile(0.999) / 2);
+  CHECK(r.post_duration.max() > 5 * sim::kMinute);
 }
 
-TEST_CASE("lossy timelines: page P99 -90 %, post -90 %+, no hot shard, bots pay", FANOUT_HEAVY) {
-  const ExperimentResult& f = full();
-  const ExperimentResult& l = lossy_run();
-  const double page_cut = 1.0 - static_cast<double>(l.page_duration.quantile(0.99)) /
-                                    static_cast<double>(f.page_duration.quantile(0.99));
-  const double post_cut = 1.0 - static_cast<double>(l.post_duration.max()) /
-                                    static_cast<double>(f.post_duration.max());
-  std::printf("lossy vs full: page P99 %.1f -> %.1f ms (-%.1f%%), post %.2f -> %.2f s (-%.1f%%)\n",
-              f.page_duration.quantile(0.99) / 1e6, l.page_duration.quantile(0.99) / 1e6,
-              100 * page_cut, f.post_duration.max() / 1e9, l.post_duration.max() / 1e9,
-              100 * post_cut);
-  CHECK(page_cut > 0.90);
-  CHECK(post_cut > 0.90);  // the write-up's 96 % is not reached here: docs/fanout.md says why
+TEST_CASE("flare: lossy cuts page P99 > 90 %, post > 96 %, no hot shard, bots pay",
+          FANOUT_HEAVY) {
+  const ExperimentResult& f = run_cached(FanoutPolicy::Full, kFlare);
+  const ExperimentResult& l = run_cached(FanoutPolicy::Lossy, kFlare);
+  print("flare", f, l);
+  CHECK(cut(l.page_duration.quantile(0.99), f.page_duration.quantile(0.99)) > 0.90);
+  CHECK(cut(l.post_duration.max(), f.post_duration.max()) > 0.96);
+  CHECK(l.post_duration.max() < 10 * sim::kSecond);  // "5-10 minutes ... now take < 10 s"
   CHECK(l.hot_shards_during == 0);
   // The price: only accounts above the limit lose writes, each in proportion to its excess.
   const auto& g = fanout_test::celebrity_graph();
@@ -74,9 +100,25 @@ TEST_CASE("lossy timelines: page P99 -90 %, post -90 %+, no hot shard, bots pay"
   CHECK(f.delivery.users_short == 0);
 }
 
+TEST_CASE("P99 at 15 ms: hot shards, but no minutes, and the 96 % does not emerge",
+          FANOUT_HEAVY) {
+  const ExperimentResult& f = run_cached(FanoutPolicy::Full, kP99At15ms);
+  const ExperimentResult& l = run_cached(FanoutPolicy::Lossy, kP99At15ms);
+  print("p99_15ms", f, l);
+  CHECK(f.steady_write_latency.quantile(0.99) > 10 * sim::kMillisecond);
+  CHECK(f.steady_write_latency.quantile(0.99) < 25 * sim::kMillisecond);
+  CHECK(f.hot_shards_during >= 1);
+  CHECK(l.hot_shards_during == 0);
+  // The page waits for its slowest write, ~the P99.99 (one in 10,000): tens of ms here, so 201
+  // pages add up to seconds, not minutes (docs/fanout.md: minutes need P99.9 > ~1 s).
+  CHECK(f.post_duration.max() < sim::kMinute);
+  CHECK(cut(l.post_duration.max(), f.post_duration.max()) > 0.5);
+  CHECK(cut(l.post_duration.max(), f.post_duration.max()) < 0.96);
+}
+
 TEST_CASE("same seed, same workload: identical results", FANOUT_HEAVY) {
-  ExperimentResult again = run_experiment(fanout_test::celebrity_graph(),
-                                          mixed(FanoutPolicy::Lossy));
-  CHECK(again.fingerprint == lossy_run().fingerprint);
-  CHECK(again.post_duration.max() == lossy_run().post_duration.max());
+  ExperimentResult again =
+      run_experiment(fanout_test::celebrity_graph(), mixed(FanoutPolicy::Lossy, kFlare));
+  CHECK(again.fingerprint == run_cached(FanoutPolicy::Lossy, kFlare).fingerprint);
+  CHECK(again.post_duration.max() == run_cached(FanoutPolicy::Lossy, kFlare).post_duration.max());
 }

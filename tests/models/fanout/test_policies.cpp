@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "fanout_fixtures.hpp"
 #include "models/scylla/shuffle_shard.hpp"
@@ -107,6 +108,7 @@ TEST_CASE("fan-out-on-read: no write fan-out for celebrities, readers pay; hot-k
     sim::Simulation s(4);
     scylla::ScyllaCluster cluster(s, small_cluster(), FanoutService::partitions_needed(g));
     FanoutConfig cfg;
+    cfg.policy = FanoutPolicy::OnRead;
     cfg.on_read_threshold = 1'000;
     cfg.hotkey_cache = hotkey_cache;
     cfg.hotkey = {1, 100, 0.05};  // small window so a test sees it trigger
@@ -173,4 +175,62 @@ TEST_CASE("shuffle sharding: tenants sharing every shard with a hot tenant, vs 1
               ring, shuffle, expected);
   CHECK(shuffle == Approx(expected).epsilon(0.15));
   CHECK(ring > 10 * shuffle);  // same core on the same node trio: far more shared fate
+}
+
+TEST_CASE("fan-out-on-read: the read path pays, in partitions read and in latency") {
+  // Author 0 has 3,000 followers (on read at threshold 1,000); readers 2..401 follow it.
+  std::vector<social::FollowEdge> e;
+  for (social::UserId f = 2; f < 3'002; ++f) {
+    e.emplace_back(f, 0);
+  }
+  const social::FollowGraph g(3'100, std::move(e));
+  auto run = [&](FanoutPolicy policy) {
+    sim::Simulation s(6);
+    scylla::ScyllaCluster cluster(s, small_cluster(), FanoutService::partitions_needed(g));
+    FanoutConfig cfg;
+    cfg.policy = policy;
+    cfg.on_read_threshold = 1'000;  // ignored by Full
+    FanoutService svc(s, cluster, g, cfg);
+    PostReport post;
+    svc.post(0, [&](const PostReport& r) { post = r; });
+    s.run();
+    for (social::UserId reader = 2; reader < 402; ++reader) {
+      svc.read_timeline(reader);
+      s.run_until(s.now() + sim::kMillisecond);  // one read at a time: no queueing between them
+    }
+    s.run();
+    return std::tuple{post, svc.read_db_reads().mean(), svc.read_latency().mean(),
+                      svc.timeline_writes(), svc.list_writes()};
+  };
+  auto [full_post, full_reads, full_read_ns, full_writes, full_lists] = run(FanoutPolicy::Full);
+  auto [or_post, or_reads, or_read_ns, or_writes, or_lists] = run(FanoutPolicy::OnRead);
+  CHECK_FALSE(full_post.on_read);
+  CHECK(full_writes == 3'000);
+  CHECK(full_lists == 0);
+  CHECK(full_reads == Approx(1.0));
+  CHECK(or_post.on_read);
+  CHECK(or_writes == 0);   // no follower timeline written...
+  CHECK(or_lists == 1);    // ...only the author's recent-post list
+  CHECK(or_post.duration < full_post.duration / 10);
+  CHECK(or_reads == Approx(2.0));  // every reader also reads the celebrity's list
+  // Two reads in parallel end with the slower: with exponential service the expected maximum
+  // of two exceeds one draw.
+  CHECK(or_read_ns > full_read_ns);
+  std::printf("on_read vs full: post %.2f ms vs %.2f ms, timeline writes %llu vs %llu, reads "
+              "per timeline read %.1f vs %.1f, read latency %.0f us vs %.0f us\n",
+              or_post.duration / 1e6, full_post.duration / 1e6, (unsigned long long)or_writes,
+              (unsigned long long)full_writes, or_reads, full_reads, or_read_ns / 1e3,
+              full_read_ns / 1e3);
+}
+
+TEST_CASE("policy names round-trip; on_read without a threshold is rejected") {
+  for (auto p : {FanoutPolicy::Full, FanoutPolicy::Lossy, FanoutPolicy::OnRead}) {
+    CHECK(parse_fanout_policy(policy_name(p)) == p);
+  }
+  CHECK_THROWS_WITH(parse_fanout_policy("onread"), Catch::Contains("full, lossy or on_read"));
+  FanoutConfig cfg;
+  cfg.policy = FanoutPolicy::OnRead;
+  CHECK_THROWS_WITH(cfg.validate(), Catch::Contains("on_read_threshold"));
+  cfg.on_read_threshold = 1;
+  CHECK_NOTHROW(cfg.validate());
 }

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <vector>
@@ -161,4 +162,47 @@ TEST_CASE("bad cluster configuration is rejected with a message") {
   CHECK(replies_needed(Consistency::One, 3) == 1);
   CHECK(replies_needed(Consistency::All, 5) == 5);
   CHECK_THROWS(parse_placement("random"));
+}
+
+TEST_CASE("a warmed hot partition carries the shadowed rows since its shard's last compaction") {
+  TimelineCostModel m;  // target 1,000, slack 100, 1 us per row, compaction every 60 s
+  TimelinePartition p;
+  // Shard phase 20 s: compactions at ..., 20 s, 80 s, 140 s. At 90 s, 10 s of writes at
+  // 1,000/s = 10,000 writes since the last one, 99 trims of 101 rows each.
+  p.warm(m, 90 * kSecond, 20 * kSecond, 1000.0);
+  CHECK(p.shadowed_rows() == 99 * 101);
+  CHECK(p.live_rows() == 1000 + 10'000 % 101);
+  CHECK(p.read_cost(m, 95 * kSecond, 0, 20 * kSecond) == 99 * 101 * kMicrosecond);
+  CHECK(p.read_cost(m, 139 * kSecond, 0, 20 * kSecond) == 99 * 101 * kMicrosecond);
+  CHECK(p.read_cost(m, 141 * kSecond, 0, 20 * kSecond) == 0);  // purged at 140 s
+  // The same partition on an aligned grid would have been purged at 120 s.
+  TimelinePartition q;
+  q.warm(m, 90 * kSecond, 0, 1000.0);
+  CHECK(q.shadowed_rows() == 297 * 101);  // 30,000 writes since 60 s
+  CHECK(q.read_cost(m, 121 * kSecond, 0, 0) == 0);
+}
+
+TEST_CASE("compaction phases are per shard, or one grid when aligned") {
+  sim::Simulation s(11);
+  ScyllaConfig cfg;
+  cfg.nodes = 4;
+  cfg.shards_per_node = 8;
+  ScyllaCluster per_shard(s, cfg, 10, "a");
+  std::vector<sim::Duration> phases;
+  for (ShardId sh = 0; sh < cfg.total_shards(); ++sh) {
+    const sim::Duration ph = per_shard.compaction_phase(sh);
+    CHECK(ph >= 0);
+    CHECK(ph < cfg.timeline.compaction_interval);
+    phases.push_back(ph);
+  }
+  std::sort(phases.begin(), phases.end());
+  CHECK(std::unique(phases.begin(), phases.end()) - phases.begin() == cfg.total_shards());
+  // Spread over the interval, not bunched: some shard in each half.
+  CHECK(phases.front() < cfg.timeline.compaction_interval / 2);
+  CHECK(phases.back() >= cfg.timeline.compaction_interval / 2);
+  cfg.timeline.aligned_compaction = true;
+  ScyllaCluster aligned(s, cfg, 10, "b");
+  for (ShardId sh = 0; sh < cfg.total_shards(); ++sh) {
+    CHECK(aligned.compaction_phase(sh) == 0);
+  }
 }
