@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
-# Set up, build, and run the main job: the April 2026 outage replay.
+# Set up, build, and run the main job: the April 2026 outage replay, then its plots and report.
+# Extra arguments go to `skysim run` (e.g. --set ... --out DIR); the plots follow --out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-debian.sh
 bash scripts/build.sh default skysim
-if [[ -f scenarios/april-2026-outage.yaml ]]; then
-  ./build/default/skysim run scenarios/april-2026-outage.yaml "$@"
-else
-  ./build/default/skysim run scenarios/demo.yaml "$@"
-fi
+out=runs/april-2026-outage-1
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  case ${args[i]} in
+    --out) out=${args[i + 1]:-$out} ;;
+    --out=*) out=${args[i]#--out=} ;;
+    --seed) out=runs/april-2026-outage-${args[i + 1]:-1} ;;
+  esac
+done
+./build/default/app/skysim run scenarios/april-2026-outage.yaml "$@"
+bash scripts/april-plots.sh "$out" "$out/plots"
+./build/default/app/skysim report "$out"
