@@ -193,7 +193,9 @@ class DataPlaneInstance final : public Instance {
         host_(w.sim(), config_from(ctx)),
         backfill_clients_(ctx.params.string("backfill_clients")),
         deploy_restarts_(ctx.params.flag("deploy_restarts")),
-        scale_(ctx.scale) {
+        scale_(ctx.scale),
+        metrics_(w.metrics()),
+        datacenter_(ctx.datacenter) {
     sim::Labels host{{"dc", ctx.datacenter}, {"host", path()}};
     auto& m = w.metrics();
     auto& go = host_.go();
@@ -238,6 +240,11 @@ class DataPlaneInstance final : public Instance {
       r.complete(Response{res.ok, res.error});
     };
     const std::int64_t uris = std::max<std::int64_t>(1, r.size_bytes);
+    // Work per caller, not just calls: 40 batch requests outweigh 40,000 user requests here
+    // (the per-client view the post-mortem lacked, domain.md §1.8).
+    metrics_.counter("dataplane.uris_requested",
+                     {{"client", r.client}, {"dc", datacenter_}, {"endpoint", r.endpoint}})
+        .add(uris);
     if (r.endpoint == "GetPostRecord") {
       PostMix mix = listed(backfill_clients_, r.client) ? PostMix::kCold : PostMix::kHot;
       host_.get_post_record(uris, mix, std::move(done));
@@ -315,6 +322,8 @@ class DataPlaneInstance final : public Instance {
   bool deploy_restarts_;
   bool changes_build_ = false;  // the last set() changed code or config of the running build
   double scale_;
+  sim::MetricsRegistry& metrics_;
+  std::string datacenter_;
 };
 
 }  // namespace
