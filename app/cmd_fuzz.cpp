@@ -8,6 +8,9 @@
 #include "analysis/worker_pool.hpp"
 #include "app/commands.hpp"
 #include "fuzz/campaign.hpp"
+#include "fuzz/event_log.hpp"
+#include "scenarios/loader.hpp"
+#include "scenarios/runner.hpp"
 #include "scenarios/units.hpp"
 
 namespace skysim::app {
@@ -69,9 +72,45 @@ void fuzz(const FuzzArgs& a) {
   if (r.exit_code != 0) throw ExitCode(r.exit_code);
 }
 
+struct RecordArgs {
+  std::string file;
+  std::uint64_t seed = 0;
+  std::string events;
+};
+
+// The diagnosis re-run of the determinism contract: the same run as `skysim run FILE --seed N`,
+// with every event logged (fuzz/event_log.hpp). Only fuzz calls it, after a fingerprint mismatch.
+void record(const RecordArgs& a) {
+  scenarios::LoadOptions opts;
+  opts.seed = a.seed;
+  auto scenario = scenarios::load_scenario_file(a.file, scenarios::builtin_registry(), opts);
+  scenarios::ScenarioRun run(scenario, scenarios::builtin_registry());
+  fuzz::EventLog log(run.sim());
+  scenarios::RunResult r = run.run();
+  log.write_file(a.events);
+  std::printf("fingerprint %s  %zu events logged to %s\n",
+              scenarios::format_fingerprint(r.fingerprint).c_str(), log.records().size(),
+              a.events.c_str());
+}
+
 }  // namespace
 
 void register_fuzz(CLI::App& app) {
+  auto* rec = app.add_subcommand("fuzz-record", "");  // internal: no help entry
+  rec->group("");
+  auto* ra = new RecordArgs;
+  rec->add_option("scenario", ra->file, "Scenario YAML file")->required();
+  rec->add_option("--seed", ra->seed, "Root seed")->required();
+  rec->add_option("--events", ra->events, "Event log to write")->required();
+  rec->callback([ra] {
+    try {
+      record(*ra);
+    } catch (const scenarios::ScenarioError& e) {
+      for (const auto& d : e.diagnostics()) std::fprintf(stderr, "%s\n", d.to_string().c_str());
+      throw ExitCode(2);
+    }
+  });
+
   auto* cmd = app.add_subcommand("fuzz", "Run seeded fault worlds and check every invariant");
   auto* a = new FuzzArgs;
   cmd->add_option("--scenarios", a->scenarios, "Base scenarios, comma-separated")

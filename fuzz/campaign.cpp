@@ -10,9 +10,11 @@
 
 #include "analysis/json.hpp"
 #include "analysis/worker_pool.hpp"
+#include "fuzz/event_log.hpp"
 #include "fuzz/probes.hpp"
 #include "fuzz/shrinker.hpp"
 #include "scenarios/loader.hpp"
+#include "scenarios/runner.hpp"
 #include "sim/rng.hpp"
 
 namespace skysim::fuzz {
@@ -90,6 +92,19 @@ void collect(RunOutcome& r, const analysis::WorkerExit& exit) {
     r.invariant = exit.describe();
     r.detail = "see " + r.run_dir + "/run.log";
   }
+  if (const analysis::Json* v = s.find("violation"); v && r.failed) {
+    // Where it broke, found by the run's replay (scenarios/runner.cpp): report that, not the end.
+    if (!v->find("at_end")->as_bool()) {
+      r.simulated_end = v->find("at")->as_string();
+      r.detail += "; first broken by event #" +
+                  std::to_string(static_cast<long long>(v->find("event")->as_number())) + " (" +
+                  v->find("kind")->as_string() + ", actor " +
+                  std::to_string(static_cast<long long>(v->find("actor")->as_number())) + ")";
+      r.stop_at = r.simulated_end;
+    } else {
+      r.detail += "; held at every event, broke when the run ended";
+    }
+  }
   r.probes = probes_reached(r.perturbation, s);
 }
 
@@ -112,6 +127,62 @@ std::size_t run_all(const FuzzOptions& o, std::vector<RunOutcome>& runs,
 
 std::string reproducer(const RunOutcome& r) {
   return "skysim run " + analysis::shell_word(r.yaml_path) + " --seed " + std::to_string(r.seed);
+}
+
+// The reproducer that stops at the violating event's instant, when the run located it.
+std::string stopping_reproducer(const RunOutcome& r) {
+  return r.stop_at.empty() ? reproducer(r) : reproducer(r) + " --until " + r.stop_at;
+}
+
+// A fingerprint mismatch: re-runs the seed twice more as `skysim fuzz-record` workers, each
+// logging every event, and names the first event where the two logs part.
+void diagnose(const FuzzOptions& o, const RunOutcome& first, const RunOutcome& second,
+              std::int64_t epoch_unix_ns, std::ostream& report) {
+  std::string dir = first.run_dir + "/diverge";
+  fs::create_directories(dir);
+  std::vector<analysis::WorkerJob> jobs;
+  for (const char* name : {"a", "b"}) {
+    analysis::WorkerJob job;
+    job.argv = {o.skysim,
+                "fuzz-record",
+                first.yaml_path,
+                "--seed",
+                std::to_string(first.seed),
+                "--events",
+                dir + "/" + name + ".events"};
+    job.log_path = dir + "/" + name + ".log";
+    jobs.push_back(job);
+  }
+  auto exits = analysis::run_workers(jobs, o.jobs);
+  for (std::size_t k = 0; k < exits.size(); ++k) {
+    if (exits[k].exit_code != 0) {
+      report << "  diagnosis re-run failed (" << exits[k].describe() << "), see "
+             << jobs[k].log_path << "\n";
+      return;
+    }
+  }
+  try {
+    LoadedLog a = read_event_log(dir + "/a.events");
+    LoadedLog b = read_event_log(dir + "/b.events");
+    auto fp = [](const LoadedLog& l) {
+      return l.records.empty() ? std::string("-")
+                               : scenarios::format_fingerprint(l.records.back().hash);
+    };
+    report << "  diagnosis: two more runs with an event log: fingerprints " << fp(a) << " and "
+           << fp(b) << " (earlier runs: " << first.fingerprint << ", " << second.fingerprint
+           << ")\n";
+    auto d = first_divergence(a.records, b.records);
+    if (!d) {
+      report << "  the two logged runs agree on all " << a.records.size()
+             << " events: the nondeterminism did not show again (logs in " << dir << ")\n";
+      return;
+    }
+    std::istringstream lines(describe_divergence(*d, a, b, epoch_unix_ns));
+    for (std::string line; std::getline(lines, line);) report << "  " << line << "\n";
+    report << "  logs: " << dir << "/{a,b}.events\n";
+  } catch (const std::exception& e) {
+    report << "  diagnosis failed: " << e.what() << "\n";
+  }
 }
 
 // The determinism contract: a deterministic sample of the runs, re-run, must reproduce their
@@ -154,6 +225,7 @@ bool recheck(const FuzzOptions& o, const std::vector<scenarios::Scenario>& bases
       report << "NONDETERMINISTIC " << first.scenario << " seed " << first.seed << ": fingerprint "
              << first.fingerprint << " then " << again[k].fingerprint
              << "\n  reproduce twice: " << reproducer(first) << "\n";
+      diagnose(o, first, again[k], bases[base_of.at(first.scenario)].epoch_unix_ns, report);
     }
   }
   report << "determinism: " << sample.size() << " of " << ran.size()
@@ -227,8 +299,9 @@ CampaignResult run_campaign(const FuzzOptions& o, std::ostream& report) {
     ++failures;
     report << "FAIL " << r.scenario << " seed " << r.seed << ": invariant " << r.invariant << " at "
            << (r.simulated_end.empty() ? "?" : r.simulated_end) << " (" << r.detail
-           << ")\n  reproduce: " << reproducer(r) << "\n  or:        skysim fuzz --scenarios "
-           << analysis::shell_word(r.scenario) << " --seeds " << r.seed << ".." << r.seed << "\n";
+           << ")\n  reproduce: " << stopping_reproducer(r)
+           << "\n  or:        skysim fuzz --scenarios " << analysis::shell_word(r.scenario)
+           << " --seeds " << r.seed << ".." << r.seed << "\n";
     if (static_cast<int>(failures) <= o.shrink_max) {
       shrink_failure(o, bases[base_of[r.scenario]], r, report);
     }
@@ -246,6 +319,10 @@ CampaignResult run_campaign(const FuzzOptions& o, std::ostream& report) {
          << "):\n";
   for (const auto& spec : probe_specs()) {
     std::size_t n = reached.count(spec.name) ? reached[spec.name] : 0;
+    bool applies = std::any_of(result.runs.begin(), result.runs.end(), [&](const RunOutcome& r) {
+      return probe_applies(spec, r.perturbation);
+    });
+    if (!applies) continue;  // no base scenario has the hook this probe's fault needs
     bool missing = judged && n == 0;
     probes_ok = probes_ok && !missing;
     char line[160];

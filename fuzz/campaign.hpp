@@ -36,9 +36,10 @@ struct RunOutcome {
   std::string run_dir;
   bool ran = false;
   bool failed = false;
-  std::string invariant;  // first failing invariant, or "exit N" when the run itself failed
-  std::string detail;     // instance and message
-  std::string simulated_end;
+  std::string invariant;      // first failing invariant, or "exit N" when the run itself failed
+  std::string detail;         // instance and message
+  std::string simulated_end;  // the violating event's time when the run located it
+  std::string stop_at;        // that time, for `skysim run ... --until` (empty: not located)
   std::string fingerprint;
   std::vector<std::string> probes;
 };

@@ -27,6 +27,21 @@ constexpr double kBurstFactorMin = 2, kBurstFactorMax = 10;
 constexpr double kBurstLengthMinS = 5, kBurstLengthMaxS = 60;
 constexpr double kBatchRateMinPerS = 20, kBatchRateMaxPerS = 400;
 constexpr std::int64_t kBatchSizeMin = 64 * 1024, kBatchSizeMax = 1024 * 1024;
+// assumption: a delay spike adds tens of ms to seconds (a congested or rerouted path; a 2 s
+// spike is longer than most client timeouts) for 1-30 s.
+constexpr double kDelayMinMs = 20, kDelayMaxMs = 2000;
+constexpr double kDelayLengthMinS = 1, kDelayLengthMaxS = 30;
+// assumption: a clogged link (FoundationDB's simulator clogs for up to seconds) holds traffic
+// 100 ms-10 s, after which it arrives in order.
+constexpr double kClogLengthMinS = 0.1, kClogLengthMaxS = 10;
+// assumption: stop-the-world pauses of 10 ms-2 s: the short end a large-heap GC, the long end a
+// GC stopping thousands of threads (the April outage's thread growth, domain.md §3.3 gives no
+// published pause numbers).
+constexpr double kPauseLengthMinS = 0.01, kPauseLengthMaxS = 2;
+// assumption: 1-30 % of commits end in commit_unknown_result for 1-10 s (a proxy or a
+// transaction log failing over), far above the background rate so retries are exercised.
+constexpr double kUnknownMin = 0.01, kUnknownMax = 0.30;
+constexpr double kUnknownLengthMinS = 1, kUnknownLengthMaxS = 10;
 
 struct Drawer {
   const scenarios::Scenario& base;
@@ -99,22 +114,89 @@ struct Drawer {
     }
   }
 
+  // One host-scoped window fault on a host of `hosts` (1-2 of them per seed).
+  void host_windows(FaultKind kind, const std::vector<std::string>& hosts, double min_s,
+                    double max_s) {
+    for (std::int64_t n = rng.uniform_int(1, 2); n > 0; --n) {
+      Fault f;
+      f.kind = kind;
+      f.target = hosts[static_cast<std::size_t>(
+          rng.uniform_int(0, static_cast<std::int64_t>(hosts.size()) - 1))];
+      if (kind == FaultKind::DelaySpike)
+        f.strength = std::round(rng.uniform(kDelayMinMs, kDelayMaxMs));
+      f.at = when();
+      f.length = fit(f.at, rng.uniform(min_s, max_s));
+      p.faults.push_back(f);
+    }
+  }
+  void commit_unknown(const std::vector<std::string>& services) {
+    Fault f;
+    f.kind = FaultKind::CommitUnknown;
+    f.target = services[static_cast<std::size_t>(
+        rng.uniform_int(0, static_cast<std::int64_t>(services.size()) - 1))];
+    f.strength = std::round(rng.uniform(kUnknownMin, kUnknownMax) * 1000) / 1000;
+    f.at = when();
+    f.length = fit(f.at, rng.uniform(kUnknownLengthMinS, kUnknownLengthMaxS));
+    p.faults.push_back(f);
+  }
+
   const scenarios::SourceSpec& pick_source() {
     return base.sources[static_cast<std::size_t>(
         rng.uniform_int(0, static_cast<std::int64_t>(base.sources.size()) - 1))];
   }
 };
 
-std::vector<std::string> host_paths(const scenarios::Scenario& s) {
+// Every host path, or only those of one service kind.
+std::vector<std::string> host_paths(const scenarios::Scenario& s, const std::string& kind = "") {
   std::vector<std::string> out;
   for (const auto& dc : s.datacenters) {
     for (const auto& svc : dc.services) {
+      if (!kind.empty() && svc.kind != kind) continue;
       for (int i = 0; i < svc.hosts; ++i) {
         out.push_back(dc.name + "/" + svc.name + "/" + std::to_string(i));
       }
     }
   }
   return out;
+}
+
+YAML::Node set_entry(sim::Duration at, const std::string& path, const std::string& value);
+
+// "dc.service" of every service of one kind.
+std::vector<std::string> services_of(const scenarios::Scenario& s, const std::string& kind) {
+  std::vector<std::string> out;
+  for (const auto& dc : s.datacenters) {
+    for (const auto& svc : dc.services) {
+      if (svc.kind == kind) out.push_back(dc.name + "." + svc.name);
+    }
+  }
+  return out;
+}
+
+const scenarios::ServiceSpec& service(const scenarios::Scenario& s, const std::string& dc_name,
+                                      const std::string& svc_name) {
+  for (const auto& dc : s.datacenters) {
+    for (const auto& svc : dc.services) {
+      if (dc.name == dc_name && svc.name == svc_name) return svc;
+    }
+  }
+  throw std::invalid_argument("fuzz: scenario " + s.name + " has no service " + dc_name + "." +
+                              svc_name);
+}
+
+// A host-scoped parameter set to `value` for the fault's window, then back to the host's base.
+void host_window(YAML::Node& timeline, const scenarios::Scenario& base, const Fault& f,
+                 const std::string& param, const std::string& value) {
+  auto a = f.target.find('/'), b = f.target.rfind('/');
+  std::string dc = f.target.substr(0, a), svc = f.target.substr(a + 1, b - a - 1);
+  std::string index = f.target.substr(b + 1);
+  const auto& spec = service(base, dc, svc);
+  std::string restore =
+      spec.host_params.at(static_cast<std::size_t>(std::stoi(index))).get(param).text;
+  std::string path =
+      "datacenters." + dc + ".services." + svc + ".host_overrides." + index + "." + param;
+  timeline.push_back(set_entry(f.at, path, value));
+  timeline.push_back(set_entry(f.at + f.length, path, restore));
 }
 
 const scenarios::SourceSpec& source(const scenarios::Scenario& s, const std::string& name) {
@@ -165,6 +247,14 @@ const char* fault_kind_name(FaultKind k) {
       return "huge-batch";
     case FaultKind::ParamFlip:
       return "param-flip";
+    case FaultKind::DelaySpike:
+      return "delay-spike";
+    case FaultKind::Clog:
+      return "clog";
+    case FaultKind::GcPause:
+      return "gc-pause";
+    case FaultKind::CommitUnknown:
+      return "commit-unknown";
   }
   return "?";
 }
@@ -174,6 +264,8 @@ std::string Fault::describe() const {
   o << fault_kind_name(kind) << " " << target;
   if (kind == FaultKind::ParamFlip) o << "." << param << "=" << strength;
   if (kind == FaultKind::Burst) o << " x" << scenarios::format_real(strength);
+  if (kind == FaultKind::DelaySpike) o << " +" << scenarios::format_real(strength) << "ms";
+  if (kind == FaultKind::CommitUnknown) o << " p=" << scenarios::format_real(strength);
   if (kind == FaultKind::HugeBatch) {
     o << " " << scenarios::format_rate(strength) << " of " << scenarios::format_size(size_bytes);
   }
@@ -198,6 +290,13 @@ Perturbation draw_perturbation(const scenarios::Scenario& base, std::uint64_t se
   p.base_file = base.file;
   p.seed = seed;
   p.duration = base.duration;
+  for (const auto& dc : base.datacenters) {
+    for (const auto& svc : dc.services) {
+      if (std::find(p.kinds.begin(), p.kinds.end(), svc.kind) == p.kinds.end()) {
+        p.kinds.push_back(svc.kind);
+      }
+    }
+  }
   Drawer d{base, rng, p};
   auto hosts = host_paths(base);
   // Each kind is on with probability 1/2 (swarm testing), drawn in a fixed order.
@@ -211,6 +310,29 @@ Perturbation draw_perturbation(const scenarios::Scenario& base, std::uint64_t se
   if (burst) d.bursts();
   if (batch) d.huge_batch();
   d.param_flips();
+  // Kinds added later are drawn after the original ones, so the original knobs of a seed (and
+  // the seeds the planted-bug test finds) stay what they were. A kind whose hook no service of
+  // the base has is not drawn at all (and not listed among the swarm knobs).
+  auto queue_hosts = host_paths(base, "queue-server");
+  if (!queue_hosts.empty()) {
+    struct Window {
+      FaultKind kind;
+      double min_s, max_s;
+    };
+    for (const Window& w : {Window{FaultKind::DelaySpike, kDelayLengthMinS, kDelayLengthMaxS},
+                            Window{FaultKind::Clog, kClogLengthMinS, kClogLengthMaxS},
+                            Window{FaultKind::GcPause, kPauseLengthMinS, kPauseLengthMaxS}}) {
+      bool on = rng.bernoulli(0.5);
+      p.swarm.push_back(std::string(fault_kind_name(w.kind)) + (on ? "=on" : "=off"));
+      if (on) d.host_windows(w.kind, queue_hosts, w.min_s, w.max_s);
+    }
+  }
+  auto interners = services_of(base, "uid-interning");
+  if (!interners.empty()) {
+    bool on = rng.bernoulli(0.5);
+    p.swarm.push_back(std::string("commit-unknown=") + (on ? "on" : "off"));
+    if (on) d.commit_unknown(interners);
+  }
   return p;
 }
 
@@ -256,6 +378,25 @@ std::string perturbed_yaml(const scenarios::Scenario& base, const Perturbation& 
         s["start"] = offset_text(f.at);
         s["stop"] = offset_text(f.at + f.length);
         doc["sources"]["fuzz-batch-" + std::to_string(batch_no++)] = s;
+        break;
+      }
+      case FaultKind::DelaySpike:
+        host_window(timeline, base, f, "link_delay", ms_text(round_ms(f.strength / 1e3)));
+        break;
+      case FaultKind::Clog:
+        host_window(timeline, base, f, "link_clogged", "true");
+        break;
+      case FaultKind::GcPause:
+        host_window(timeline, base, f, "paused", "true");
+        break;
+      case FaultKind::CommitUnknown: {
+        auto dot = f.target.find('.');
+        const auto& svc = service(base, f.target.substr(0, dot), f.target.substr(dot + 1));
+        std::string path = "datacenters." + f.target.substr(0, dot) + ".services." +
+                           f.target.substr(dot + 1) + ".params.commit_unknown_probability";
+        timeline.push_back(set_entry(f.at, path, scenarios::format_real(f.strength)));
+        timeline.push_back(set_entry(f.at + f.length, path,
+                                     svc.host_params.at(0).get("commit_unknown_probability").text));
         break;
       }
       case FaultKind::ParamFlip: {

@@ -12,18 +12,32 @@
 
 namespace skysim::fuzz {
 
-enum class FaultKind { Crash, Burst, HugeBatch, ParamFlip };
+// Crash: a host down for a while. Burst, HugeBatch: traffic. ParamFlip: a settable count lowered.
+// DelaySpike, Clog, GcPause: the queue-server's link and process hooks (link_delay, link_clogged,
+// paused). CommitUnknown: FoundationDB's commit_unknown_result (1021) on uid-interning hosts.
+enum class FaultKind {
+  Crash,
+  Burst,
+  HugeBatch,
+  ParamFlip,
+  DelaySpike,
+  Clog,
+  GcPause,
+  CommitUnknown
+};
 const char* fault_kind_name(FaultKind k);
 
 // One injected fault; times are offsets from the scenario's epoch.
 struct Fault {
   FaultKind kind = FaultKind::Crash;
-  std::string target;  // Crash: host path; Burst: source; HugeBatch: source it copies;
-                       // ParamFlip: "dc.service"
+  std::string target;  // Crash, DelaySpike, Clog, GcPause: host path "dc/service/i";
+                       // Burst: source; HugeBatch: source it copies;
+                       // ParamFlip, CommitUnknown: "dc.service"
   std::string param;   // ParamFlip: the settable count parameter
   sim::Duration at = 0;
-  sim::Duration length = 0;     // how long the fault lasts (ParamFlip: until the end)
-  double strength = 0;          // Burst: rate multiplier; HugeBatch: requests/s; ParamFlip: value
+  sim::Duration length = 0;  // how long the fault lasts (ParamFlip: until the end)
+  double strength = 0;       // Burst: rate multiplier; HugeBatch: requests/s; ParamFlip: value;
+                             // DelaySpike: extra delay in ms; CommitUnknown: probability per commit
   std::int64_t size_bytes = 0;  // HugeBatch: bytes per request
   std::string describe() const;
 };
@@ -35,6 +49,7 @@ struct Perturbation {
   double rate_factor = 1.0;    // multiplies every base source rate (the shrinker lowers it)
   std::vector<Fault> faults;
   std::vector<std::string> swarm;  // "crash=on burst=off ...": the knobs this seed switched
+  std::vector<std::string> kinds;  // service kinds of the base (which probes can apply)
   // Every sampled knob, one per line, for the run's log and the report.
   std::string describe() const;
 };

@@ -6,13 +6,21 @@ namespace skysim::fuzz {
 
 const std::vector<ProbeSpec>& probe_specs() {
   static const std::vector<ProbeSpec> specs = {
-      {"crash injected", "crash knob sampled and host.crashes > 0"},
-      {"crash dropped requests", "queue.dropped > 0 (in-service, queued or arriving while down)"},
-      {"queue rejected", "queue.rejected > 0 (a bounded queue was full)"},
-      {"requests failed", "requests.failed > 0 (a client saw an error)"},
-      {"burst", "burst knob sampled (a source rate multiplied for a while)"},
-      {"huge batch", "huge-batch knob sampled and its client issued requests"},
-      {"param flip", "a settable parameter was lowered mid-run"},
+      {"crash injected", "crash knob sampled and host.crashes > 0", "crash", ""},
+      {"crash dropped requests", "queue.dropped > 0 (in-service, queued or arriving while down)",
+       "", "queue-server"},
+      {"queue rejected", "queue.rejected > 0 (a bounded queue was full)", "", "queue-server"},
+      {"requests failed", "requests.failed > 0 (a client saw an error)", "", ""},
+      {"burst", "burst knob sampled (a source rate multiplied for a while)", "burst", ""},
+      {"huge batch", "huge-batch knob sampled and its client issued requests", "huge-batch", ""},
+      {"param flip", "a settable parameter was lowered mid-run", "flip:", ""},
+      {"delay spike", "delay-spike knob sampled and queue.link_delayed > 0", "delay-spike",
+       "queue-server"},
+      {"clogged link", "clog knob sampled and queue.link_clog_held > 0", "clog", "queue-server"},
+      {"gc pause", "gc-pause knob sampled and queue.pause_stalled > 0 (service stopped)",
+       "gc-pause", "queue-server"},
+      {"commit unknown", "commit-unknown knob sampled and uid.commit_unknown_results > 0",
+       "commit-unknown", "uid-interning"},
   };
   return specs;
 }
@@ -36,6 +44,17 @@ double metric_total(const analysis::Json& summary, const std::string& name,
   return total;
 }
 
+bool probe_applies(const ProbeSpec& spec, const Perturbation& p) {
+  if (!spec.kind.empty() && std::find(p.kinds.begin(), p.kinds.end(), spec.kind) == p.kinds.end()) {
+    return false;
+  }
+  if (spec.knob.empty()) return true;
+  return std::any_of(p.swarm.begin(), p.swarm.end(), [&](const std::string& s) {
+    if (spec.knob.back() == ':') return s.rfind(spec.knob, 0) == 0;
+    return s == spec.knob + "=on" || s == spec.knob + "=off";
+  });
+}
+
 std::vector<std::string> probes_reached(const Perturbation& p, const analysis::Json& summary) {
   auto sampled = [&](FaultKind k) {
     return std::any_of(p.faults.begin(), p.faults.end(),
@@ -53,6 +72,19 @@ std::vector<std::string> probes_reached(const Perturbation& p, const analysis::J
     out.push_back("huge batch");
   }
   if (sampled(FaultKind::ParamFlip)) out.push_back("param flip");
+  if (sampled(FaultKind::DelaySpike) && metric_total(summary, "queue.link_delayed") > 0) {
+    out.push_back("delay spike");
+  }
+  if (sampled(FaultKind::Clog) && metric_total(summary, "queue.link_clog_held") > 0) {
+    out.push_back("clogged link");
+  }
+  if (sampled(FaultKind::GcPause) && metric_total(summary, "queue.pause_stalled") > 0) {
+    out.push_back("gc pause");
+  }
+  if (sampled(FaultKind::CommitUnknown) &&
+      metric_total(summary, "uid.commit_unknown_results") > 0) {
+    out.push_back("commit unknown");
+  }
   return out;
 }
 

@@ -13,10 +13,19 @@ namespace skysim::fuzz {
 struct ProbeSpec {
   std::string name;
   std::string evidence;  // one line: what in the run counts as reaching it
+  // The swarm knob the probe belongs to, or a prefix of it ("flip:"); "" = none. A campaign
+  // whose bases cannot draw that knob (no service has the hook) does not expect the probe.
+  std::string knob;
+  // The service kind whose state the probe reads ("" = any): judged only if a base has one.
+  std::string kind;
 };
 
 // The probes in report order; every one is expected to fire across an ensemble.
 const std::vector<ProbeSpec>& probe_specs();
+
+// Whether a run's perturbation could have drawn the probe's knob (on or off) on a base with
+// the probe's service kind.
+bool probe_applies(const ProbeSpec& spec, const Perturbation& p);
 
 // Names of the probes one run reached, from its knobs and its summary.json.
 std::vector<std::string> probes_reached(const Perturbation& p, const analysis::Json& summary);

@@ -23,6 +23,11 @@ namespace {
 
 using sim::ParamType;
 
+sim::ParamSpec settable(sim::ParamSpec s) {
+  s.settable = true;
+  return s;
+}
+
 std::vector<sim::ParamSpec> interning_params() {
   return {
       param("allocator", ParamType::Enum, "", "sharded-sequences",
@@ -47,8 +52,8 @@ std::vector<sim::ParamSpec> interning_params() {
             "resolver/commit pipeline capacity (assumption, domain.md §6.3)", 1, 1e9),
       param("commit_batch_interval", ParamType::Duration, "", "1ms",
             "commit proxy batch (domain.md §6.1)", 0, 1e9),
-      param("commit_unknown_probability", ParamType::Percent, "", "0%",
-            "injected commit_unknown_result (1021) per commit", 0, 1),
+      settable(param("commit_unknown_probability", ParamType::Percent, "", "0%",
+                     "injected commit_unknown_result (1021) per commit", 0, 1)),
   };
 }
 
@@ -82,6 +87,17 @@ class UidInterningHost final : public Instance {
     w.metrics().gauge_fn("uid.conflict_rate", labels, [this] { return tally_.conflict_rate(); });
     w.metrics().gauge_fn("uid.retries_per_request", labels,
                          [this] { return tally_.retries_per_request(); });
+    w.metrics().gauge_fn("uid.commit_unknown_results", labels,
+                         [this] { return static_cast<double>(tally_.unknown_results); });
+  }
+
+  // The commit_unknown_result fault hook: a window of proxy failures (skysim fuzz).
+  void set(std::string_view name, const sim::ParamValue& v) override {
+    if (name == "commit_unknown_probability") {
+      db_->set_commit_unknown_probability(v.number);
+      return;
+    }
+    Instance::set(name, v);
   }
 
   void handle(Request r) override {
@@ -167,15 +183,15 @@ sim::Process interning_server(UidInterningHost& host, int worker) {
 }  // namespace
 
 void register_uid_interning(Registry& r) {
-  r.add(ServiceKind{
-      .name = "uid-interning",
-      .doc = "string -> uint64 UID interning on FoundationDB: single counter, sharded "
-             "sequences, HCA or xxHash (domain.md §6, §10)",
-      .params = interning_params(),
-      .endpoints = {"intern"},
-      .build = [](World& w, const HostContext& ctx) -> std::unique_ptr<Instance> {
-        return std::make_unique<UidInterningHost>(w, ctx);
-      }});
+  r.add(ServiceKind{.name = "uid-interning",
+                    .doc =
+                        "string -> uint64 UID interning on FoundationDB: single counter, sharded "
+                        "sequences, HCA or xxHash (domain.md §6, §10)",
+                    .params = interning_params(),
+                    .endpoints = {"intern"},
+                    .build = [](World& w, const HostContext& ctx) -> std::unique_ptr<Instance> {
+                      return std::make_unique<UidInterningHost>(w, ctx);
+                    }});
 }
 
 }  // namespace skysim::scenarios

@@ -3,6 +3,10 @@
 #include <cmath>
 #include <deque>
 #include <optional>
+#ifdef SKYSIM_PLANTED_BUGS
+#include <string_view>
+#include <unordered_set>
+#endif
 
 namespace skysim::scenarios {
 namespace {
@@ -17,8 +21,27 @@ class Worker final : public sim::Handler {
 
   QueueServer& server_;
   std::optional<Request> current;
+  sim::Time due = 0;       // end of service; moves later by every pause the service spans
   bool scheduled = false;  // an end-of-service event is pending (even if the request was dropped)
+  bool parked = false;     // its end-of-service event fired during a pause: re-armed on resume
   bool retired = false;    // shrunk away by `workers` going down
+};
+
+// The network link into the host (fault hooks `link_delay` and `link_clogged`): an in-order
+// stream like a TCP connection, so a request never overtakes one sent before it. Its one pending
+// event is the delivery of the request at the head.
+class Link final : public sim::Handler {
+ public:
+  explicit Link(QueueServer& server) : server_(server) {}
+  void on_event(sim::Simulation& sim) override;
+
+  struct InTransit {
+    Request request;
+    sim::Time deliver_at;
+  };
+  QueueServer& server_;
+  std::deque<InTransit> in_transit;
+  bool scheduled = false;
 };
 
 class QueueServer final : public Instance {
@@ -29,7 +52,8 @@ class QueueServer final : public Instance {
         rng_(w.sim().stream("queue-server/" + ctx.path())),
         service_time_(ctx.params.distribution_ptr("service_time")),
         capacity_(ctx.params.count("queue_capacity")),
-        kind_(w.sim().intern_kind("queue-server.done")) {
+        kind_(w.sim().intern_kind("queue-server.done")),
+        link_(*this) {
     sim::Labels host{{"host", path()}};
     auto& m = w.metrics();
     arrivals_ = &m.counter("queue.arrivals", host);
@@ -37,19 +61,38 @@ class QueueServer final : public Instance {
     rejected_ = &m.counter("queue.rejected", host);
     dropped_ = &m.counter("queue.dropped", host);
     wait_ = &m.histogram("queue.wait_ns", host);
+    pauses_ = &m.counter("queue.pauses", host);
+    paused_ns_ = &m.counter("queue.paused_ns", host);
+    pause_stalled_ = &m.counter("queue.pause_stalled", host);
+    link_delayed_ = &m.counter("queue.link_delayed", host);
+    link_held_ = &m.counter("queue.link_clog_held", host);
+    m.gauge_fn("queue.link_in_transit", host,
+               [this] { return static_cast<double>(link_.in_transit.size()); });
     m.gauge_fn("queue.length", host, [this] { return static_cast<double>(queue_.size()); });
     m.gauge_fn("queue.busy_workers", host, [this] { return static_cast<double>(busy_); });
+    link_delay_ = ctx.params.duration("link_delay");
+    link_clogged_ = ctx.params.flag("link_clogged");
     resize(scaled_workers(ctx.params.count("workers")));
+    if (ctx.params.flag("paused")) pause();
   }
 
   void handle(Request r) override {
     arrivals_->add();
+    if (link_delay_ > 0 || link_clogged_ || !link_.in_transit.empty()) {
+      send_over_link(std::move(r));
+      return;
+    }
+    accept(std::move(r));
+  }
+
+  // A request reaches the host (directly, or at the end of the link).
+  void accept(Request r) {
     if (!up()) {
       dropped_->add();
       r.complete({false, "host-down"});
       return;
     }
-    if (Worker* w = idle_worker()) {
+    if (Worker* w = paused_ ? nullptr : idle_worker()) {
       begin(*w, std::move(r));
       return;
     }
@@ -69,6 +112,13 @@ class QueueServer final : public Instance {
       shrunk_ = capacity_ > 0 && static_cast<std::int64_t>(queue_.size()) > capacity_;
     } else if (name == "service_time") {
       service_time_ = v.distribution;
+    } else if (name == "link_delay") {
+      link_delay_ = v.integer;  // requests already on the link keep their delivery time
+    } else if (name == "link_clogged") {
+      link_clogged_ = v.integer != 0;
+      if (!link_clogged_) arm_link();
+    } else if (name == "paused") {
+      v.integer != 0 ? pause() : resume();
     } else {
       Instance::set(name, v);
     }
@@ -100,21 +150,37 @@ class QueueServer final : public Instance {
     }
   }
 
-  void restart() override { Instance::restart(); }
+  // A restart is a fresh process: whatever pause the old one was in ends with it.
+  void restart() override {
+    Instance::restart();
+    resume();
+  }
 
+  // Delivers the link's head if it is due and the link flows; re-arms for the next one.
+  void link_event() {
+    link_.scheduled = false;
+    if (link_clogged_) return;  // held until unclogged (arm_link)
+    while (!link_.in_transit.empty() && link_.in_transit.front().deliver_at <= sim_.now()) {
+      Request r = std::move(link_.in_transit.front().request);
+      link_.in_transit.pop_front();
+      accept(std::move(r));
+    }
+    arm_link();
+  }
   std::vector<Invariant> invariants() override {
     return {
         {"queue.conservation",
          [this]() -> std::string {
            std::int64_t accounted = served_->value() + rejected_->value() + dropped_->value() +
-                                    static_cast<std::int64_t>(queue_.size()) + busy_;
+                                    static_cast<std::int64_t>(queue_.size()) + busy_ +
+                                    static_cast<std::int64_t>(link_.in_transit.size());
            if (accounted == arrivals_->value()) return "";
            return path() + ": arrivals " + std::to_string(arrivals_->value()) +
                   " != served+rejected+dropped+queued+busy " + std::to_string(accounted);
          }},
         {"queue.work-conserving",
          [this]() -> std::string {
-           if (!queue_.empty() && up() && idle_count() > 0) {
+           if (!queue_.empty() && up() && !paused_ && idle_count() > 0) {
              return path() + ": " + std::to_string(queue_.size()) + " queued while " +
                     std::to_string(idle_count()) + " workers idle";
            }
@@ -130,7 +196,20 @@ class QueueServer final : public Instance {
     };
   }
 
-  // Worker callback: the request in service is done.
+  // Worker callback: the end of service is due, unless a pause stopped the clock meanwhile.
+  void service_event(Worker& w) {
+    if (paused_) {
+      w.parked = true;  // stays `scheduled`: the worker is still busy
+      return;
+    }
+    if (sim_.now() < w.due) {
+      sim_.schedule_at(w.due, w);
+      return;
+    }
+    finished(w);
+  }
+
+  // The request in service is done.
   void finished(Worker& w) {
     w.scheduled = false;
     if (w.current) {
@@ -145,7 +224,7 @@ class QueueServer final : public Instance {
       --active_;
       return;
     }
-    if (!w.retired && up() && !queue_.empty()) {
+    if (!w.retired && up() && !paused_ && !queue_.empty()) {
       Queued q = std::move(queue_.front());
       queue_.pop_front();
       wait_->record(sim_.now() - q.enqueued_at);
@@ -171,10 +250,33 @@ class QueueServer final : public Instance {
   }
 
   Worker* idle_worker() {
+#ifdef SKYSIM_PLANTED_BUGS
+    // Planted for the determinism contract (tests/fuzz/planted_nondeterminism.sh): the idle
+    // worker is the first found walking an unordered set of pointers bucket by bucket, an order
+    // that follows the hash of heap addresses and so changes from one process to the next
+    // (ASLR). Fuzz's double-run must notice and name the first event where two runs part.
+    // (libstdc++'s plain iteration walks its node list, which mostly keeps reverse insertion
+    // order whatever the hash; the bucket walk is the order other hash tables iterate in.)
+    struct AddressHash {
+      std::size_t operator()(const Worker* w) const {
+        return std::hash<std::string_view>{}(
+            std::string_view(reinterpret_cast<const char*>(&w), sizeof w));
+      }
+    };
+    std::unordered_set<Worker*, AddressHash> idle;
+    for (auto& w : workers_) {
+      if (!w->retired && !w->scheduled) idle.insert(w.get());
+    }
+    for (std::size_t b = 0; b < idle.bucket_count(); ++b) {
+      if (idle.begin(b) != idle.end(b)) return *idle.begin(b);
+    }
+    return nullptr;
+#else
     for (auto& w : workers_) {
       if (!w->retired && !w->scheduled) return w.get();
     }
     return nullptr;
+#endif
   }
 
   void begin(Worker& w, Request r, bool waited = false) {
@@ -183,7 +285,68 @@ class QueueServer final : public Instance {
     w.scheduled = true;
     ++busy_;
     sim::Duration d = service_time_->sample_duration(rng_);
-    sim_.schedule_in(d, w);
+    w.due = sim_.now() + d;
+    sim_.schedule_at(w.due, w);
+  }
+
+  void send_over_link(Request r) {
+    if (link_.actor_id == 0) {
+      // Named on first use, not at construction: a new kind or actor id at build time would
+      // renumber every later one and move every fingerprint of runs without link faults.
+      link_.kind = sim_.intern_kind("queue-server.link");
+      link_.actor_id = sim_.new_actor_id();
+    }
+    if (link_delay_ > 0) link_delayed_->add();
+    if (link_clogged_) link_held_->add();
+    sim::Time at = sim_.now() + link_delay_;
+    if (!link_.in_transit.empty()) at = std::max(at, link_.in_transit.back().deliver_at);
+    link_.in_transit.push_back({std::move(r), at});
+    arm_link();
+  }
+
+  void arm_link() {
+    if (link_.scheduled || link_clogged_ || link_.in_transit.empty()) return;
+    link_.scheduled = true;
+    sim_.schedule_at(link_.in_transit.front().deliver_at, link_);
+  }
+
+  // A stop-the-world pause (a GC pause of the host process): no request finishes or starts
+  // until resume(); service already under way resumes where it stopped.
+  void pause() {
+    if (paused_) return;
+    paused_ = true;
+    paused_at_ = sim_.now();
+    pauses_->add();
+  }
+
+  void resume() {
+    if (!paused_) return;
+    paused_ = false;
+    sim::Duration stopped = sim_.now() - paused_at_;
+    paused_ns_->add(stopped);
+    for (auto& w : workers_) {
+      if (!w->scheduled) continue;
+      if (w->due > paused_at_) {
+        w->due += stopped;
+        if (w->current) pause_stalled_->add();
+      }
+      if (w->parked) {
+        w->parked = false;
+        sim_.schedule_at(w->due, *w);
+      }
+    }
+    drain_queue();
+  }
+
+  void drain_queue() {
+    while (up() && !paused_ && !queue_.empty()) {
+      Worker* w = idle_worker();
+      if (!w) break;
+      Queued q = std::move(queue_.front());
+      queue_.pop_front();
+      wait_->record(sim_.now() - q.enqueued_at);
+      begin(*w, std::move(q.request), true);
+    }
   }
 
   void resize(std::int64_t n) {
@@ -210,14 +373,7 @@ class QueueServer final : public Instance {
         --active_;
       }
     }
-    while (up() && !queue_.empty()) {
-      Worker* w = idle_worker();
-      if (!w) break;
-      Queued q = std::move(queue_.front());
-      queue_.pop_front();
-      wait_->record(sim_.now() - q.enqueued_at);
-      begin(*w, std::move(q.request), true);
-    }
+    drain_queue();
   }
 
   sim::Simulation& sim_;
@@ -231,6 +387,16 @@ class QueueServer final : public Instance {
   std::int64_t active_ = 0;
   std::int64_t busy_ = 0;
   bool shrunk_ = false;
+  Link link_;
+  sim::Duration link_delay_ = 0;
+  bool link_clogged_ = false;
+  bool paused_ = false;
+  sim::Time paused_at_ = 0;
+  sim::Counter* pauses_;
+  sim::Counter* paused_ns_;
+  sim::Counter* pause_stalled_;
+  sim::Counter* link_delayed_;
+  sim::Counter* link_held_;
   sim::Counter* arrivals_;
   sim::Counter* served_;
   sim::Counter* rejected_;
@@ -238,7 +404,8 @@ class QueueServer final : public Instance {
   sim::Histogram* wait_;
 };
 
-void Worker::on_event(sim::Simulation&) { server_.finished(*this); }
+void Worker::on_event(sim::Simulation&) { server_.service_event(*this); }
+void Link::on_event(sim::Simulation&) { server_.link_event(); }
 
 }  // namespace
 
@@ -278,6 +445,37 @@ ServiceKind queue_server_kind() {
        "queued requests beyond which arrivals are rejected; 0 = unbounded",
        true},
   };
+  // Fault hooks for `skysim fuzz` (docs/fuzzing.md); their defaults leave the M/M/c model as is.
+  k.params.push_back({"link_delay",
+                      ParamType::Duration,
+                      "",
+                      "0s",
+                      0,
+                      {},
+                      {},
+                      "extra one-way delay of the in-order link into the host (a network delay "
+                      "spike when raised for a while); 0 = none",
+                      true});
+  k.params.push_back({"link_clogged",
+                      ParamType::Bool,
+                      "",
+                      "false",
+                      {},
+                      {},
+                      {},
+                      "the link into the host delivers nothing while true (a clogged link); what "
+                      "was sent arrives in order once it is false again",
+                      true});
+  k.params.push_back({"paused",
+                      ParamType::Bool,
+                      "",
+                      "false",
+                      {},
+                      {},
+                      {},
+                      "stop-the-world pause of the host process while true (a GC pause): no "
+                      "request starts or finishes, service resumes where it stopped",
+                      true});
   k.endpoints = {"serve"};
   k.build = [](World& w, const HostContext& ctx) -> std::unique_ptr<Instance> {
     return std::make_unique<QueueServer>(w, ctx);

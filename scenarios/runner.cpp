@@ -144,7 +144,9 @@ class SourceDriver final : public sim::Handler {
 
 ScenarioRun::ScenarioRun(const Scenario& scenario, const Registry& registry)
     : scenario_(scenario),
-      sim_(std::make_unique<sim::Simulation>(scenario.seed, scenario.epoch_unix_ns)) {
+      registry_(registry),
+      sim_(std::make_unique<sim::Simulation>(scenario.seed, scenario.epoch_unix_ns)),
+      groups_(std::make_unique<sim::GroupFingerprints>(*sim_)) {
   world_ = std::make_unique<World>(*sim_, metrics_);
   for (const auto& dc : scenario.datacenters) {
     for (const auto& svc : dc.services) {
@@ -249,6 +251,7 @@ RunResult ScenarioRun::run(std::optional<sim::Time> until,
   for (const auto& [path, inst] : world_->instances()) inst->finish(*world_);
   RunResult r;
   r.fingerprint = sim_->fingerprint();
+  for (const auto& g : groups_->groups()) r.sub_fingerprints.emplace_back(g.name, g.fingerprint);
   r.events = sim_->events_executed();
   r.end = sim_->now();
   for (auto& inv : check_invariants()) {
@@ -258,10 +261,124 @@ RunResult ScenarioRun::run(std::optional<sim::Time> until,
       r.invariants.push_back(std::move(inv));
     }
   }
+  for (const auto& inv : r.invariants) {
+    if (inv.error.empty() || !locate_violations_ || steered_) continue;
+    r.violation = locate_violation(inv, end);
+    break;
+  }
   return r;
 }
 
+std::function<std::string()> ScenarioRun::invariant_check(const InvariantResult& which) {
+  for (const auto& src : sources_) {
+    if (which.name != "requests.accounted" || "source/" + src->spec().name != which.instance) {
+      continue;
+    }
+    SourceDriver* s = src.get();
+    return [s]() -> std::string {
+      if (s->issued() == s->completed() + s->in_flight() && s->in_flight() >= 0) return "";
+      return "issued " + std::to_string(s->issued()) + " != completed " +
+             std::to_string(s->completed()) + " + in flight " + std::to_string(s->in_flight());
+    };
+  }
+  if (Instance* inst = world_->find(which.instance)) {
+    for (auto& inv : inst->invariants()) {
+      if (inv.name == which.name) return inv.check;
+    }
+  }
+  return {};
+}
+
+namespace {
+
+// Checks one invariant before every event, i.e. after the one before it; at the first failure
+// it keeps the event that broke it and stops the run.
+class ViolationWatch final : public sim::EventObserver {
+ public:
+  ViolationWatch(sim::Simulation& sim, std::function<std::string()> check)
+      : sim_(sim), check_(std::move(check)) {
+    sim.add_observer(this);
+  }
+  void on_event(sim::Time now, sim::Kind kind, sim::ActorId actor) override {
+    if (!found_ && seen_) after_event();
+    seen_ = true;
+    last_ = {now, sim_.events_executed(), kind, actor};
+  }
+  // After the last event of a stretch: did that one break it?
+  void after_event() {
+    if (found_ || !seen_) return;
+    std::string e = check_();
+    if (e.empty()) return;
+    found_ = true;
+    error_ = std::move(e);
+    violator_ = last_;
+    sim_.stop();
+  }
+  bool found() const { return found_; }
+  const std::string& error() const { return error_; }
+  struct Event {
+    sim::Time at = 0;
+    std::uint64_t seq = 0;
+    sim::Kind kind = 0;
+    sim::ActorId actor = 0;
+  };
+  const Event& violator() const { return violator_; }
+
+ private:
+  sim::Simulation& sim_;
+  std::function<std::string()> check_;
+  bool seen_ = false;
+  bool found_ = false;
+  Event last_, violator_;
+  std::string error_;
+};
+
+}  // namespace
+
+// Two replays of the same (deterministic) run: the first checks the invariant at every 1/200 of
+// the span to find the stretch where it broke; the second runs to the start of that stretch and
+// checks it after every event, stopping at the event that broke it.
+Violation ScenarioRun::locate_violation(const InvariantResult& failed, sim::Time end) {
+  Violation v;
+  v.invariant = failed.name;
+  v.instance = failed.instance;
+  v.error = failed.error;
+  v.at_end = true;
+  v.at = end;
+  sim::Duration slice = std::max<sim::Duration>(1, scenario_.duration / 200);
+  sim::Time broken_by = -1;
+  {
+    ScenarioRun coarse(scenario_, registry_);
+    auto check = coarse.invariant_check(failed);
+    if (!check) return v;
+    for (sim::Time t = std::min(end, slice);; t = std::min(end, t + slice)) {
+      coarse.advance_to(t);
+      if (!check().empty()) {
+        broken_by = t;
+        break;
+      }
+      if (t >= end) break;
+    }
+  }
+  if (broken_by < 0) return v;  // held at every instant of the run: it broke in finish()
+  ScenarioRun fine(scenario_, registry_);
+  auto check = fine.invariant_check(failed);
+  fine.advance_to(std::max<sim::Time>(0, broken_by - slice));
+  ViolationWatch watch(fine.sim(), check);
+  fine.advance_to(broken_by);
+  watch.after_event();
+  if (!watch.found()) return v;
+  v.at_end = false;
+  v.error = watch.error();
+  v.at = watch.violator().at;
+  v.event = watch.violator().seq;
+  v.kind = fine.sim().kind_name(watch.violator().kind);
+  v.actor = watch.violator().actor;
+  return v;
+}
+
 void ScenarioRun::advance_to(sim::Time t) {
+  steered_ = true;
   if (!sampler_started_) {
     sampler_->start();
     sampler_started_ = true;
@@ -270,6 +387,7 @@ void ScenarioRun::advance_to(sim::Time t) {
 }
 
 bool ScenarioRun::set_source_rate(const std::string& name, double per_s) {
+  steered_ = true;
   bool found = false;
   for (auto& s : sources_) {
     if (s->spec().name == name) {
@@ -314,14 +432,28 @@ std::string ms(double ns) {
 
 }  // namespace
 
+std::string describe_violation(const Violation& v, const Scenario& s) {
+  std::ostringstream o;
+  std::string date = sim::format_iso8601(s.epoch_unix_ns + v.at);
+  if (v.at_end) {
+    o << "  " << v.invariant << " held at every event and broke only when the run ended (" << date
+      << ")\n";
+    return o.str();
+  }
+  o << "  first broken by event #" << v.event << " (" << v.kind << ", actor " << v.actor << ") at "
+    << date << " (+" << sim::format_duration(v.at) << ") on " << v.instance << ": " << v.error
+    << "\n";
+  o << "  stop there: skysim run " << s.file << " --seed " << s.seed << " --until " << date << "\n";
+  return o.str();
+}
+
 std::vector<std::pair<std::string, Milestone>> ScenarioRun::phases() const {
   std::vector<std::pair<std::string, Milestone>> out;
   for (const auto& [path, inst] : world_->instances()) {
     for (auto& m : inst->milestones()) out.emplace_back(path, std::move(m));
   }
-  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-    return a.second.at < b.second.at;
-  });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.second.at < b.second.at; });
   return out;
 }
 
@@ -337,7 +469,14 @@ std::string ScenarioRun::summary_table(const RunResult& r, double wall_seconds) 
                 r.events, wall_seconds,
                 wall_seconds > 0 ? static_cast<double>(r.events) / wall_seconds / 1e6 : 0.0);
   o << line;
-  o << "fingerprint  " << format_fingerprint(r.fingerprint) << "\n\n";
+  o << "fingerprint  " << format_fingerprint(r.fingerprint) << "\n";
+  if (!r.sub_fingerprints.empty()) {
+    o << "  per model ";
+    for (const auto& [group, f] : r.sub_fingerprints)
+      o << " " << group << "=" << format_fingerprint(f);
+    o << "\n";
+  }
+  o << "\n";
   auto ph = phases();
   if (!ph.empty()) {
     o << "phases\n";
@@ -377,6 +516,7 @@ std::string ScenarioRun::summary_table(const RunResult& r, double wall_seconds) 
     if (!inv.error.empty())
       o << "  FAILED " << inv.name << " @ " << inv.instance << ": " << inv.error << "\n";
   }
+  if (r.violation) o << describe_violation(*r.violation, scenario_);
   return o.str();
 }
 
@@ -396,6 +536,9 @@ void ScenarioRun::write_outputs(const std::string& dir, const RunResult& r,
     w.key("duration").value(sim::format_duration(scenario_.duration));
     w.key("simulated_end").value(sim::format_iso8601(scenario_.epoch_unix_ns + r.end));
     w.key("fingerprint").value(format_fingerprint(r.fingerprint));
+    w.key("sub_fingerprints").begin_object();
+    for (const auto& [group, f] : r.sub_fingerprints) w.key(group).value(format_fingerprint(f));
+    w.end_object();
     w.key("events").value(static_cast<std::int64_t>(r.events));
     w.key("wall_seconds").value(wall_seconds);
     w.key("invariants_hold").value(r.invariants_hold());
@@ -405,6 +548,16 @@ void ScenarioRun::write_outputs(const std::string& dir, const RunResult& r,
       w.key("ok").value(inv.error.empty()).key("error").value(inv.error).end_object();
     }
     w.end_array();
+    if (r.violation) {
+      const Violation& v = *r.violation;
+      w.key("violation").begin_object();
+      w.key("invariant").value(v.invariant).key("instance").value(v.instance);
+      w.key("error").value(v.error).key("at_end").value(v.at_end);
+      w.key("at").value(sim::format_iso8601(scenario_.epoch_unix_ns + v.at));
+      w.key("event").value(static_cast<std::int64_t>(v.event));
+      w.key("kind").value(v.kind).key("actor").value(static_cast<std::int64_t>(v.actor));
+      w.end_object();
+    }
     w.key("phases").begin_array();
     for (const auto& [host, m] : phases()) {
       w.begin_object().key("at").value(sim::format_iso8601(scenario_.epoch_unix_ns + m.at));

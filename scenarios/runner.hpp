@@ -11,6 +11,7 @@
 
 #include "scenarios/model_registry.hpp"
 #include "scenarios/scenario.hpp"
+#include "sim/group_fingerprint.hpp"
 #include "sim/metrics.hpp"
 #include "sim/simulation.hpp"
 
@@ -22,8 +23,24 @@ struct InvariantResult {
   std::string error;     // "" = holds
 };
 
+// Where a failed invariant first broke, found by replaying the run (ScenarioRun::run does it on
+// a failure only, so passing runs pay nothing): the event after which it no longer held.
+struct Violation {
+  std::string invariant;
+  std::string instance;
+  std::string error;
+  bool at_end = false;      // held at every event; broke only when the hosts settled at the end
+  sim::Time at = 0;         // the violating event's simulated time
+  std::uint64_t event = 0;  // its number in the run (1-based)
+  std::string kind;         // its event kind
+  sim::ActorId actor = 0;
+};
+
 struct RunResult {
   std::uint64_t fingerprint = 0;
+  // Per model group (event kinds up to the first '.'): sim/group_fingerprint.hpp.
+  std::vector<std::pair<std::string, std::uint64_t>> sub_fingerprints;
+  std::optional<Violation> violation;
   std::uint64_t events = 0;
   sim::Time end = 0;  // simulated time reached
   std::vector<InvariantResult> invariants;
@@ -59,6 +76,11 @@ class ScenarioRun {
   // `sources.NAME.rate` entry does. Returns false when no source has that name.
   bool set_source_rate(const std::string& name, double per_s);
 
+  // On a failed invariant, run() replays the run to find the event that broke it (up to two
+  // more runs, on a failure only). Off for runs steered from outside their scenario (a fork
+  // branch changed by advance_to + set), whose replay from the scenario would not be the same.
+  void set_locate_violations(bool on) { locate_violations_ = on; }
+
   sim::Simulation& sim() { return *sim_; }
   sim::MetricsRegistry& metrics() { return metrics_; }
   const sim::TimeSeriesSampler& sampler() const { return *sampler_; }
@@ -76,15 +98,25 @@ class ScenarioRun {
  private:
   void schedule_timeline();
   std::vector<InvariantResult> check_invariants();
+  // The check of one invariant instance, callable at any event (empty when none matches).
+  std::function<std::string()> invariant_check(const InvariantResult& which);
+  Violation locate_violation(const InvariantResult& failed, sim::Time end);
 
   const Scenario& scenario_;
+  const Registry& registry_;
   std::unique_ptr<sim::Simulation> sim_;
+  std::unique_ptr<sim::GroupFingerprints> groups_;
   sim::MetricsRegistry metrics_;
   std::unique_ptr<World> world_;
   std::vector<std::unique_ptr<SourceDriver>> sources_;
   std::unique_ptr<sim::TimeSeriesSampler> sampler_;
   bool sampler_started_ = false;
+  bool locate_violations_ = true;
+  bool steered_ = false;  // advance_to or set_source_rate was called before run()
 };
+
+// Lines for the summary: where the invariant broke and the command that stops there.
+std::string describe_violation(const Violation& v, const Scenario& s);
 
 // "fingerprint" as printed everywhere: 16 hex digits.
 std::string format_fingerprint(std::uint64_t f);

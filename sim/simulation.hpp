@@ -104,6 +104,7 @@ class Simulation {
 
   Kind intern_kind(std::string_view name);
   const std::string& kind_name(Kind k) const { return kinds_[k]; }
+  std::size_t kind_count() const { return kinds_.size(); }
   ActorId new_actor_id() { return ++last_actor_; }
 
   // Callback events.

@@ -67,6 +67,8 @@ class Database {
 
   sim::Simulation& simulation() { return *sim_; }
   const DatabaseConfig& config() const { return config_; }
+  // Fault injection at run time (`skysim fuzz` raises it for a while, then restores it).
+  void set_commit_unknown_probability(double p) { config_.commit_unknown_probability = p; }
 
   // The newest version a reader may be given: the clock, or the last commit if it ran ahead.
   Version current_version() const;

@@ -11,6 +11,12 @@ if [[ ! -x $planted ]]; then
   echo "no planted build at $planted; skipping"
   exit 77
 fi
+# A planted build older than fuzz-record (and the located violations) cannot pass; say so.
+probe=$("$planted" fuzz-record /nonexistent.yaml --seed 1 --events /dev/null 2>&1)
+if [[ $probe == *subcommand* ]]; then
+  echo "the planted build at $planted predates this test; rebuild it; skipping"
+  exit 77
+fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 seeds=1..500
@@ -20,6 +26,11 @@ status=$?
 cat "$out/planted.txt" | grep -v '^  \(reproduce\|or\):' | head -40
 if [[ $status -eq 0 ]] || ! grep -q 'invariant queue.conservation' "$out/planted.txt"; then
   echo "FAIL: the planted bug was not found in seeds $seeds"
+  exit 1
+fi
+if ! grep -q '^FAIL .*invariant queue.conservation at .*first broken by event #[0-9]* (' "$out/planted.txt" ||
+   ! grep -q '^  reproduce: skysim run .* --until 20' "$out/planted.txt"; then
+  echo "FAIL: the failure does not name the violating event and a reproducer that stops there"
   exit 1
 fi
 faults=$(sed -n 's/^  shrunk ([0-9]* tries) to \([0-9]*\) fault(s).*/\1/p' "$out/planted.txt" | head -1)
