@@ -9,6 +9,8 @@ bash scripts/setup-debian.sh
 jobs=$(nproc)
 
 bash scripts/build.sh default
+# The fuzzer's self-tests (fuzz/planted_*) need the binary with the planted bugs beside it.
+bash scripts/build.sh planted skysim
 ctest --preset default -j "$jobs" --output-on-failure
 
 # Sanitizers on the kernel and the models (the scenario and analysis layers run unsanitized).
