@@ -325,7 +325,7 @@ CampaignResult run_campaign(const FuzzOptions& o, std::ostream& report) {
     if (!applies) continue;  // no base scenario has the hook this probe's fault needs
     bool missing = judged && n == 0;
     probes_ok = probes_ok && !missing;
-    char line[160];
+    char line[320];  // long enough for any evidence line (snprintf would cut it)
     std::snprintf(line, sizeof line, "  %-24s %6zu seeds%s  (%s)\n", spec.name.c_str(), n,
                   missing ? "  NEVER FIRED" : "", spec.evidence.c_str());
     report << line;

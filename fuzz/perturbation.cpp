@@ -43,6 +43,18 @@ constexpr double kPauseLengthMinS = 0.01, kPauseLengthMaxS = 2;
 constexpr double kUnknownMin = 0.01, kUnknownMax = 0.30;
 constexpr double kUnknownLengthMinS = 1, kUnknownLengthMaxS = 10;
 
+// assumption: the memory limit drops to 25-125 % of the host's baseline live heap for 1-60 s
+// (a tightened cgroup limit, or memory pressure from a neighbour): below the process's RSS it
+// is an OOM kill at once, above it only if the load grows the heap, so both cases are drawn.
+constexpr double kOomFractionMin = 0.25, kOomFractionMax = 1.25;
+constexpr double kOomLengthMinS = 1, kOomLengthMaxS = 60;
+// assumption: a memcached restart (systemd restart, no warm-up: the items are gone) leaves the
+// port closed for 10 ms-5 s.
+constexpr double kMcDownMinS = 0.01, kMcDownMaxS = 5;
+// assumption: a Scylla node is down 0.1-10 s (a restart, a GC-like stall seen as down by
+// gossip); 1..RF nodes, so some windows leave partitions short of CL.
+constexpr double kScyllaDownMinS = 0.1, kScyllaDownMaxS = 10;
+
 struct Drawer {
   const scenarios::Scenario& base;
   sim::Rng& rng;
@@ -124,6 +136,14 @@ struct Drawer {
           rng.uniform_int(0, static_cast<std::int64_t>(hosts.size()) - 1))];
       if (kind == FaultKind::DelaySpike)
         f.strength = std::round(rng.uniform(kDelayMinMs, kDelayMaxMs));
+      if (kind == FaultKind::OomKill) {
+        // The limit is drawn against the target host's own baseline heap (full scale).
+        auto a = f.target.find('/'), b = f.target.rfind('/');
+        const auto& hp = host_spec(f.target.substr(0, a), f.target.substr(a + 1, b - a - 1))
+                             .host_params.at(std::stoul(f.target.substr(b + 1)));
+        f.strength = std::round(static_cast<double>(hp.size_bytes("baseline_live_heap")) *
+                                rng.uniform(kOomFractionMin, kOomFractionMax));
+      }
       f.at = when();
       f.length = fit(f.at, rng.uniform(min_s, max_s));
       p.faults.push_back(f);
@@ -138,6 +158,31 @@ struct Drawer {
     f.at = when();
     f.length = fit(f.at, rng.uniform(kUnknownLengthMinS, kUnknownLengthMaxS));
     p.faults.push_back(f);
+  }
+
+  // 1..min(RF, nodes) Scylla nodes of a fanout service down for a window.
+  void scylla_down(const std::vector<std::string>& services) {
+    Fault f;
+    f.kind = FaultKind::ScyllaDown;
+    f.target = services[static_cast<std::size_t>(
+        rng.uniform_int(0, static_cast<std::int64_t>(services.size()) - 1))];
+    auto dot = f.target.find('.');
+    const auto& hp = host_spec(f.target.substr(0, dot), f.target.substr(dot + 1)).host_params.at(0);
+    std::int64_t most = std::min(hp.count("replication_factor"), hp.count("nodes"));
+    f.strength = static_cast<double>(rng.uniform_int(1, most));
+    f.at = when();
+    f.length = fit(f.at, rng.uniform(kScyllaDownMinS, kScyllaDownMaxS));
+    p.faults.push_back(f);
+  }
+
+  const scenarios::ServiceSpec& host_spec(const std::string& dc_name,
+                                          const std::string& svc_name) {
+    for (const auto& dc : base.datacenters) {
+      for (const auto& svc : dc.services) {
+        if (dc.name == dc_name && svc.name == svc_name) return svc;
+      }
+    }
+    throw std::invalid_argument("fuzz: no service " + dc_name + "." + svc_name);
   }
 
   const scenarios::SourceSpec& pick_source() {
@@ -255,6 +300,14 @@ const char* fault_kind_name(FaultKind k) {
       return "gc-pause";
     case FaultKind::CommitUnknown:
       return "commit-unknown";
+    case FaultKind::OomKill:
+      return "oom";
+    case FaultKind::MemcachedRestart:
+      return "memcached-restart";
+    case FaultKind::GoGcPause:
+      return "go-gc-pause";
+    case FaultKind::ScyllaDown:
+      return "scylla-down";
   }
   return "?";
 }
@@ -266,6 +319,8 @@ std::string Fault::describe() const {
   if (kind == FaultKind::Burst) o << " x" << scenarios::format_real(strength);
   if (kind == FaultKind::DelaySpike) o << " +" << scenarios::format_real(strength) << "ms";
   if (kind == FaultKind::CommitUnknown) o << " p=" << scenarios::format_real(strength);
+  if (kind == FaultKind::OomKill) o << " limit=" << scenarios::format_size(std::llround(strength));
+  if (kind == FaultKind::ScyllaDown) o << " nodes=" << std::llround(strength);
   if (kind == FaultKind::HugeBatch) {
     o << " " << scenarios::format_rate(strength) << " of " << scenarios::format_size(size_bytes);
   }
@@ -333,6 +388,26 @@ Perturbation draw_perturbation(const scenarios::Scenario& base, std::uint64_t se
     p.swarm.push_back(std::string("commit-unknown=") + (on ? "on" : "off"));
     if (on) d.commit_unknown(interners);
   }
+  auto dataplane_hosts = host_paths(base, "dataplane");
+  if (!dataplane_hosts.empty()) {
+    struct Window {
+      FaultKind kind;
+      double min_s, max_s;
+    };
+    for (const Window& w : {Window{FaultKind::OomKill, kOomLengthMinS, kOomLengthMaxS},
+                            Window{FaultKind::MemcachedRestart, kMcDownMinS, kMcDownMaxS},
+                            Window{FaultKind::GoGcPause, kPauseLengthMinS, kPauseLengthMaxS}}) {
+      bool on = rng.bernoulli(0.5);
+      p.swarm.push_back(std::string(fault_kind_name(w.kind)) + (on ? "=on" : "=off"));
+      if (on) d.host_windows(w.kind, dataplane_hosts, w.min_s, w.max_s);
+    }
+  }
+  auto fanouts = services_of(base, "fanout");
+  if (!fanouts.empty()) {
+    bool on = rng.bernoulli(0.5);
+    p.swarm.push_back(std::string("scylla-down=") + (on ? "on" : "off"));
+    if (on) d.scylla_down(fanouts);
+  }
   return p;
 }
 
@@ -397,6 +472,26 @@ std::string perturbed_yaml(const scenarios::Scenario& base, const Perturbation& 
         timeline.push_back(set_entry(f.at, path, scenarios::format_real(f.strength)));
         timeline.push_back(set_entry(f.at + f.length, path,
                                      svc.host_params.at(0).get("commit_unknown_probability").text));
+        break;
+      }
+      case FaultKind::OomKill:
+        host_window(timeline, base, f, "memory_limit",
+                    std::to_string(std::llround(f.strength)) + "B");
+        break;
+      case FaultKind::MemcachedRestart:
+        host_window(timeline, base, f, "memcached_down", "true");
+        break;
+      case FaultKind::GoGcPause:
+        host_window(timeline, base, f, "gc_paused", "true");
+        break;
+      case FaultKind::ScyllaDown: {
+        auto dot = f.target.find('.');
+        const auto& svc = service(base, f.target.substr(0, dot), f.target.substr(dot + 1));
+        std::string path = "datacenters." + f.target.substr(0, dot) + ".services." +
+                           f.target.substr(dot + 1) + ".params.down_nodes";
+        timeline.push_back(set_entry(f.at, path, std::to_string(std::llround(f.strength))));
+        timeline.push_back(set_entry(f.at + f.length, path,
+                                     svc.host_params.at(0).get("down_nodes").text));
         break;
       }
       case FaultKind::ParamFlip: {

@@ -15,6 +15,9 @@ namespace skysim::fuzz {
 // Crash: a host down for a while. Burst, HugeBatch: traffic. ParamFlip: a settable count lowered.
 // DelaySpike, Clog, GcPause: the queue-server's link and process hooks (link_delay, link_clogged,
 // paused). CommitUnknown: FoundationDB's commit_unknown_result (1021) on uid-interning hosts.
+// OomKill, MemcachedRestart, GoGcPause: the dataplane host's hooks (a lowered memory_limit, its
+// memcached down then back empty, the Go process stopped: memory_limit, memcached_down,
+// gc_paused). ScyllaDown: the fanout kind's down_nodes.
 enum class FaultKind {
   Crash,
   Burst,
@@ -23,21 +26,27 @@ enum class FaultKind {
   DelaySpike,
   Clog,
   GcPause,
-  CommitUnknown
+  CommitUnknown,
+  OomKill,
+  MemcachedRestart,
+  GoGcPause,
+  ScyllaDown
 };
 const char* fault_kind_name(FaultKind k);
 
 // One injected fault; times are offsets from the scenario's epoch.
 struct Fault {
   FaultKind kind = FaultKind::Crash;
-  std::string target;  // Crash, DelaySpike, Clog, GcPause: host path "dc/service/i";
+  std::string target;  // Crash, DelaySpike, Clog, GcPause, OomKill, MemcachedRestart,
+                       // GoGcPause: host path "dc/service/i";
                        // Burst: source; HugeBatch: source it copies;
-                       // ParamFlip, CommitUnknown: "dc.service"
+                       // ParamFlip, CommitUnknown, ScyllaDown: "dc.service""
   std::string param;   // ParamFlip: the settable count parameter
   sim::Duration at = 0;
   sim::Duration length = 0;  // how long the fault lasts (ParamFlip: until the end)
   double strength = 0;       // Burst: rate multiplier; HugeBatch: requests/s; ParamFlip: value;
                              // DelaySpike: extra delay in ms; CommitUnknown: probability per commit
+                             // OomKill: memory_limit in bytes (full scale); ScyllaDown: nodes
   std::int64_t size_bytes = 0;  // HugeBatch: bytes per request
   std::string describe() const;
 };

@@ -21,6 +21,19 @@ const std::vector<ProbeSpec>& probe_specs() {
        "gc-pause", "queue-server"},
       {"commit unknown", "commit-unknown knob sampled and uid.commit_unknown_results > 0",
        "commit-unknown", "uid-interning"},
+      {"oom kill", "oom knob sampled and go.oom_kills > 0 (RSS over the lowered limit)",
+       "oom", "dataplane"},
+      {"memcached restart",
+       "memcached-restart knob sampled, memcached.restarts > 0 and memcached.cache_errors > 0",
+       "memcached-restart", "dataplane"},
+      {"go gc pause", "go-gc-pause knob sampled and go.forced_stws > 0 (a stop-the-world ended)",
+       "go-gc-pause", "dataplane"},
+      {"scylla node down",
+       "scylla-down knob sampled and scylla.degraded > 0 (ops served by fewer than RF replicas)",
+       "scylla-down", "fanout"},
+      {"scylla unavailable",
+       "scylla.unavailable > 0 (an op found fewer live replicas than CL and waited)",
+       "scylla-down", "fanout"},
   };
   return specs;
 }
@@ -85,6 +98,20 @@ std::vector<std::string> probes_reached(const Perturbation& p, const analysis::J
       metric_total(summary, "uid.commit_unknown_results") > 0) {
     out.push_back("commit unknown");
   }
+  if (sampled(FaultKind::OomKill) && metric_total(summary, "go.oom_kills") > 0) {
+    out.push_back("oom kill");
+  }
+  if (sampled(FaultKind::MemcachedRestart) && metric_total(summary, "memcached.restarts") > 0 &&
+      metric_total(summary, "memcached.cache_errors") > 0) {
+    out.push_back("memcached restart");
+  }
+  if (sampled(FaultKind::GoGcPause) && metric_total(summary, "go.forced_stws") > 0) {
+    out.push_back("go gc pause");
+  }
+  if (sampled(FaultKind::ScyllaDown) && metric_total(summary, "scylla.degraded") > 0) {
+    out.push_back("scylla node down");
+  }
+  if (metric_total(summary, "scylla.unavailable") > 0) out.push_back("scylla unavailable");
   return out;
 }
 

@@ -52,8 +52,9 @@ std::vector<sim::ParamSpec> dataplane_params() {
       p("gomemlimit", ParamType::Size, "bytes", "0",
         "GOMEMLIMIT at full scale; 0 = none (values not found, §1.4)", false, 0, 1e15),
       p("memory_limit", ParamType::Size, "bytes", "0",
-        "container memory limit at full scale; RSS above it is an OOM kill; 0 = none", false, 0,
-        1e15),
+        "container memory limit at full scale; RSS above it is an OOM kill; 0 = none. Settable: "
+        "a new limit is checked at once (a fault hook, not a deploy)",
+        true, 0, 1e15),
       p("restart_delay", ParamType::Duration, "", "30s",
         "time from a crash to the restarted process (assumption: kubelet back-off)", false, 0,
         1e15),
@@ -71,6 +72,10 @@ std::vector<sim::ParamSpec> dataplane_params() {
       p("deploy_restarts", ParamType::Bool, "", "true",
         "a timeline change of code or config (dialer, limits, log policy, batch cap, idle pool) "
         "ships as a new build that replaces the process (assumption: container deploys)"),
+      p("gc_paused", ParamType::Bool, "", "false",
+        "fault hook: while true the Go process is stopped (a GC stop-the-world as long as the "
+        "window; not a deploy)",
+        true),
       p("stw_per_thread", ParamType::Duration, "", "500ns",
         "stop-the-world cost per M to stop (assumption; no pause numbers published, §3.3)", false,
         0, 1e9),
@@ -96,6 +101,10 @@ std::vector<sim::ParamSpec> dataplane_params() {
         false, 1, 1e12),
       p("linger_zero", ParamType::Bool, "", "false",
         "what-if: SO_LINGER 0 on surplus closes (RST, no TIME_WAIT, §2.5)"),
+      p("memcached_down", ParamType::Bool, "", "false",
+        "fault hook: while true the local memcached is down (dials refused); set back to false it "
+        "restarts empty and old connections read EOF (a restart as long as the window)",
+        true),
       p("cache_items", ParamType::Count, "items", "2M",
         "memcached capacity at full scale (assumption; size not published)", false, 1, 1e12),
       p("cache_max_connections", ParamType::Count, "conns", "1M",
@@ -199,6 +208,9 @@ class DataPlaneInstance final : public Instance {
     sim::Labels host{{"dc", ctx.datacenter}, {"host", path()}};
     auto& m = w.metrics();
     auto& go = host_.go();
+    // The fault hooks may also start on (a what-if from the first instant).
+    if (ctx.params.flag("memcached_down")) host_.set_cache_down(true);
+    if (ctx.params.flag("gc_paused")) host_.set_gc_paused(true);
     m.gauge_fn("dataplane.up", host, [&go] { return go.alive() ? 1.0 : 0.0; });
     m.gauge_fn("go.threads", host, [&go] { return static_cast<double>(go.threads()); });
     m.gauge_fn("go.goroutines", host, [&go] { return static_cast<double>(go.goroutines()); });
@@ -218,6 +230,9 @@ class DataPlaneInstance final : public Instance {
     });
     m.gauge_fn("go.crashes", host, [&go] { return static_cast<double>(go.crashes()); });
     m.gauge_fn("go.oom_kills", host, [&go] { return static_cast<double>(go.oom_kills()); });
+    m.gauge_fn("go.forced_stws", host, [&go] { return static_cast<double>(go.forced_stws()); });
+    m.gauge_fn("memcached.restarts", host,
+               [this] { return static_cast<double>(host_.cache_restarts()); });
     auto& ns = host_.kernel();
     m.gauge_fn("tcp.time_wait", host, [&ns] { return static_cast<double>(ns.time_wait_count()); });
     const auto& st = host_.stats();
@@ -274,6 +289,15 @@ class DataPlaneInstance final : public Instance {
       host_.set_log_policy(log_policy_of(v.text));
     } else if (name == "max_idle_conns") {
       host_.set_max_idle_conns(static_cast<int>(scaled(v.integer, scale_)));
+    } else if (name == "memory_limit") {  // fault hooks: the running build stays
+      changes_build_ = false;
+      host_.set_memory_limit(v.integer > 0 ? scaled(v.integer, scale_) : 0);
+    } else if (name == "memcached_down") {
+      changes_build_ = false;
+      host_.set_cache_down(v.integer != 0);
+    } else if (name == "gc_paused") {
+      changes_build_ = false;
+      host_.set_gc_paused(v.integer != 0);
     } else {
       changes_build_ = false;
       Instance::set(name, v);

@@ -22,7 +22,7 @@ namespace {
 using sim::ParamType;
 
 std::vector<sim::ParamSpec> fanout_params() {
-  return {
+  std::vector<sim::ParamSpec> specs = {
       // Follow graph (docs/models/social.md)
       param("users", ParamType::Count, "users", "2.05M",
             "ordinary users (Bluesky ~32M, §8.1; fewer keeps runs short)", 2, 1e9),
@@ -71,6 +71,13 @@ std::vector<sim::ParamSpec> fanout_params() {
       param("hotkey_ttl", ParamType::Duration, "", "1s", "client cache TTL (assumption, §9.2)",
             1, 1e15),
   };
+  // Fault hook (fuzz, timeline `set`): the first n Scylla nodes are down; ops short of CL
+  // live replicas wait until enough are back (docs/models/scylla.md, "Nodes down").
+  sim::ParamSpec down = param("down_nodes", ParamType::Int, "nodes", "0",
+                              "Scylla nodes down (the first n); settable mid-run", 0, 1e4);
+  down.settable = true;
+  specs.push_back(down);
+  return specs;
 }
 
 class FanoutInstance final : public Instance {
@@ -108,6 +115,7 @@ class FanoutInstance final : public Instance {
     fc.on_read_threshold = static_cast<std::uint32_t>(v.count("on_read_threshold"));
     fc.hotkey_cache = v.flag("hotkey_cache");
     fc.hotkey_ttl = v.duration("hotkey_ttl");
+    if (v.integer("down_nodes") > 0) set("down_nodes", v.get("down_nodes"));
     service_ = std::make_unique<fanout::FanoutService>(sim_, *cluster_, *graph_, fc);
     posts_per_followed_s_ = v.real("posts_per_followed_s");
     reader_rng_ = &sim_.stream(path() + "/readers");
@@ -137,6 +145,12 @@ class FanoutInstance final : public Instance {
     });
     w.metrics().gauge_fn("fanout.timeline_writes", labels,
                          [this] { return static_cast<double>(service_->timeline_writes()); });
+    w.metrics().gauge_fn("scylla.unavailable", labels,
+                         [this] { return static_cast<double>(cluster_->unavailable()); });
+    w.metrics().gauge_fn("scylla.degraded", labels,
+                         [this] { return static_cast<double>(cluster_->degraded()); });
+    w.metrics().gauge_fn("scylla.down_nodes", labels,
+                         [this] { return static_cast<double>(cluster_->down_nodes()); });
     w.metrics().gauge_fn("fanout.list_writes", labels,
                          [this] { return static_cast<double>(service_->list_writes()); });
     w.metrics().gauge_fn("fanout.delivered_fraction", labels, [this] {
@@ -217,6 +231,18 @@ class FanoutInstance final : public Instance {
   }
 
   void finish(World&) override { service_->stop(); }
+
+  void set(std::string_view name, const sim::ParamValue& v) override {
+    if (name == "down_nodes") {
+      if (v.integer > static_cast<std::int64_t>(cluster_->config().nodes)) {
+        throw std::invalid_argument(path() + ": down_nodes " + v.text + " > nodes " +
+                                    std::to_string(cluster_->config().nodes));
+      }
+      cluster_->set_down_nodes(static_cast<std::uint32_t>(v.integer));
+      return;
+    }
+    Instance::set(name, v);
+  }
 
  private:
   // Every hot_window: how many shards were >= hot_utilisation busy over it. A scheduled event,

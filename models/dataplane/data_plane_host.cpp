@@ -103,12 +103,17 @@ DataPlaneHost::DataPlaneHost(sim::Simulation& sim, DataPlaneConfig cfg)
     }
     // The kernel closes every descriptor of the dead process: pooled and in-use memcached
     // connections alike go to TIME_WAIT in this namespace and stay there (domain.md §1.6 #6).
-    client_->crash();
-    dead_clients_.push_back(std::move(client_));
+    if (client_) {
+      client_->crash();
+      dead_clients_.push_back(std::move(client_));
+    }
   });
   go_.on_restart([this] {
     up_since_ = sim_.now();
     go_.retain(cfg_.baseline_live_heap_bytes);
+    // A memory limit below the baseline heap kills the new process at once (a crash loop):
+    // it never got to build its pool.
+    if (!go_.alive()) return;
     build_client();
     note("process restarted with an empty memcached pool; " +
          std::to_string(ns_.time_wait_count()) + " sockets still in TIME_WAIT");
@@ -150,6 +155,18 @@ void DataPlaneHost::ThreadWatch::on_event(sim::Simulation& sim) {
 void DataPlaneHost::deploy(const std::string& what) {
   note("deploy: " + what + " (the process is replaced; threads and heap start afresh)");
   go_.kill(goruntime::CrashReason::kDeploy);
+}
+
+void DataPlaneHost::set_memory_limit(std::int64_t bytes) {
+  note("container memory limit set to " + std::to_string(bytes) + " bytes");
+  go_.set_container_memory_limit(bytes);
+}
+
+void DataPlaneHost::set_cache_down(bool down) {
+  if (down == cache_.down()) return;
+  if (!down) ++cache_restarts_;
+  note(down ? "memcached down (restarting)" : "memcached back, empty");
+  cache_.set_down(down);
 }
 
 void DataPlaneHost::set_dialer(DialerPolicy p) {

@@ -88,6 +88,16 @@ class DataPlaneHost {
   // Applies to connections made from now on; the running process keeps its pool.
   void set_max_idle_conns(int n) { cfg_.cache_client.max_idle_conns = n; }
   void kill() { go_.kill(goruntime::CrashReason::kExternal); }
+  // Fault hooks (fuzz; none is a deploy). The container memory limit (bytes, 0 = none) is
+  // re-checked at once: RSS above it is an OOM kill, the same path as the April deaths.
+  void set_memory_limit(std::int64_t bytes);
+  // The local memcached goes down (true) and comes back empty (false): a restart whose length
+  // is the window. Dials are refused meanwhile; pooled connections of the old server read EOF
+  // on their next use and are redialled.
+  void set_cache_down(bool down);
+  // A stop-the-world of the Go process for as long as it is set (a GC pause of that length).
+  void set_gc_paused(bool paused) { go_.set_world_stopped(paused); }
+  std::uint64_t cache_restarts() const { return cache_restarts_; }
   // Rolls out a new build (what the band-aid and the fix were): the process is replaced at
   // once; the kernel's TIME_WAIT sockets and the memcached server stay.
   void deploy(const std::string& what);
@@ -149,6 +159,7 @@ class DataPlaneHost {
   std::int64_t threads_peak_ = 0;
   sim::Time up_since_ = 0;
   std::vector<double> uptimes_;
+  std::uint64_t cache_restarts_ = 0;  // memcached came back after set_cache_down(true)
 };
 
 }  // namespace skysim::dataplane

@@ -85,6 +85,7 @@ void GoProcess::reset_process() {
   sysmon_.reset(sim_.now());
   sysmon_next_ = sim::kTimeMax;
   stw_ = false;
+  forced_stw_ = false;
   cpu_busy_ns_ = 0;
   syscalls_ = handoffs_ = 0;
   runq_wait_hist_.reset();
@@ -138,7 +139,7 @@ void GoProcess::throw_if_gone(std::uint64_t inc) const {
 // ---------------------------------------------------------------- Ps and Ms
 
 bool GoProcess::can_run_more() const {
-  return alive_ && !stw_ && ps_idle_ > 0 && ps_running_ + ps_gc_ < cpu_cap_;
+  return alive_ && !world_stopped() && ps_idle_ > 0 && ps_running_ + ps_gc_ < cpu_cap_;
 }
 
 bool GoProcess::gc_wants_worker() const {
@@ -203,7 +204,7 @@ void GoProcess::p_becomes_free() {
     add_gc_worker();
     return;
   }
-  if (!stw_ && !runq_.empty() && ps_running_ + ps_gc_ < cpu_cap_) {
+  if (!world_stopped() && !runq_.empty() && ps_running_ + ps_gc_ < cpu_cap_) {
     grant_front();
     return;
   }
@@ -286,7 +287,7 @@ void GoProcess::retake(SyscallRecord& rec) {
     }
     return;
   }
-  if (!stw_ && !runq_.empty() && ps_running_ + ps_gc_ < cpu_cap_) {
+  if (!world_stopped() && !runq_.empty() && ps_running_ + ps_gc_ < cpu_cap_) {
     if (acquire_m()) {
       grant_front();  // startm(): an idle M, or a new thread
     }
@@ -370,7 +371,7 @@ sim::Task<> GoProcess::run_on_p(sim::Duration work, bool gc_assist) {
       cpu_busy_ns_ += slice;
     }
     // Preemption: give the P up if someone is waiting (the goroutine requeues at the back).
-    if (work == 0 || !runq_.empty() || gc_wants_worker()) {
+    if (work == 0 || !runq_.empty() || gc_wants_worker() || forced_stw_) {
       release_p();
       holding = false;
     }
@@ -514,6 +515,31 @@ void GoProcess::check_memory() {
 // ---------------------------------------------------------------- crash and restart
 
 void GoProcess::kill(CrashReason reason) { crash(reason); }
+
+void GoProcess::set_container_memory_limit(std::int64_t bytes) {
+  if (bytes < 0) {
+    throw std::invalid_argument("goruntime: container memory limit must be >= 0");
+  }
+  cfg_.container_memory_limit_bytes = bytes;
+  check_memory();
+}
+
+void GoProcess::set_world_stopped(bool stopped) {
+  if (!alive_ || stopped == forced_stw_) {
+    return;
+  }
+  forced_stw_ = stopped;
+  if (stopped) {
+    forced_stw_since_ = sim_.now();
+    return;
+  }
+  const sim::Duration pause = sim_.now() - forced_stw_since_;
+  ++forced_stws_;
+  stw_last_ = pause;
+  stw_peak_ = std::max(stw_peak_, pause);
+  stw_hist_.record(pause);
+  dispatch();
+}
 
 void GoProcess::crash(CrashReason reason) {
   if (!alive_) {

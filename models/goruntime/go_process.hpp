@@ -109,6 +109,15 @@ class GoProcess {
   void kill(CrashReason reason = CrashReason::kExternal);
   bool alive() const { return alive_; }
   std::uint64_t incarnation() const { return incarnation_; }
+  // Fault hooks (fuzz). A new container memory limit applies at once: RSS above it is an OOM
+  // kill now, through the same check as every allocation (0 = no limit).
+  void set_container_memory_limit(std::int64_t bytes);
+  // Stops the world (as a GC's STW phase does) until called with false: no goroutine is given
+  // a P, running ones give theirs up at their next preemption point. The pause is recorded
+  // among the STW pauses when it ends; a crash ends it (the next process starts running).
+  void set_world_stopped(bool stopped);
+  bool world_stopped() const { return stw_ || forced_stw_; }
+  std::uint64_t forced_stws() const { return forced_stws_; }  // forced pauses that ended
 
   // ---- Gauges and counters
   const GoConfig& config() const { return cfg_; }
@@ -271,6 +280,9 @@ class GoProcess {
   sim::Duration stw_last_ = 0;
   sim::Duration stw_peak_ = 0;
   sim::Histogram stw_hist_;
+  bool forced_stw_ = false;  // set_world_stopped(true)
+  sim::Time forced_stw_since_ = 0;
+  std::uint64_t forced_stws_ = 0;
 
   // Crashes
   std::uint64_t oom_kills_ = 0;

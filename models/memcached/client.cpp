@@ -212,7 +212,8 @@ sim::Task<McResult> Client::round_trip(const Conn& c, McOp op, const std::string
   const sim::Time deadline = sim_.now() + config_.timeout;
   McResult r = failure(McStatus::kOk, op, c.server);
   r.local = c.local;
-  if (c.rejected || s.down()) {
+  // A connection to an earlier server process (it restarted since) reads EOF like a down one.
+  if (c.rejected || s.down() || c.server_life != s.incarnation()) {
     co_await sim::sleep(config_.loopback_rtt);
     r.status = c.rejected ? McStatus::kServerError : McStatus::kConnClosed;
     co_return r;

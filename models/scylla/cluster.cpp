@@ -22,6 +22,7 @@ struct ScyllaCluster::Op final : sim::Handler {
   ShardId coordinator = 0;
   std::uint32_t rows = 0;
   bool is_read = false;
+  bool waited = false;  // found too few live replicas at least once
   Stage stage = Stage::Coordinate;
 
   void on_event(sim::Simulation&) override {
@@ -274,6 +275,8 @@ void ScyllaCluster::write(PartitionKey key, WriteSink& sink, std::uint64_t tag) 
   op->key = key;
   op->is_read = false;
   op->rows = 0;
+  op->start = sim_.now();
+  op->waited = false;
   start(op);
 }
 
@@ -285,14 +288,54 @@ void ScyllaCluster::read(PartitionKey key, std::uint32_t rows, WriteSink& sink,
   op->key = key;
   op->is_read = true;
   op->rows = rows;
+  op->start = sim_.now();
+  op->waited = false;
   start(op);
+}
+
+bool ScyllaCluster::live_or_park(Op* op, const ShardId* r, ShardId* live,
+                                std::uint32_t& n_live) {
+  const std::uint32_t n = std::min<std::uint32_t>(cfg_.rf, 16);
+  n_live = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (!node_down(r[i])) live[n_live++] = r[i];
+  }
+  if (n_live >= std::min(needed_, n) && n_live > 0) return true;
+  if (!op->waited) ++unavailable_;
+  op->waited = true;
+  parked_.push_back(op);
+  return false;
+}
+
+void ScyllaCluster::set_down_nodes(std::uint32_t n) {
+  if (n > cfg_.nodes) {
+    throw std::invalid_argument("scylla: down_nodes " + std::to_string(n) + " > nodes " +
+                                std::to_string(cfg_.nodes));
+  }
+  down_nodes_ = n;
+  std::vector<Op*> retry;
+  retry.swap(parked_);
+  for (Op* op : retry) {
+    if (op->stage == Op::Stage::Replicate) {
+      replicate(op);  // parked after its coordinator step
+    } else {
+      start(op);
+    }
+  }
 }
 
 void ScyllaCluster::start(Op* op) {
   const sim::Time now = sim_.now();
   const ShardId* r = replicas(op->key);
-  op->start = now;
-  op->coordinator = r[cfg_.rf == 1 ? 0 : rng_.uniform_int(0, cfg_.rf - 1)];
+  op->stage = Op::Stage::Coordinate;
+  if (down_nodes_ == 0) {
+    op->coordinator = r[cfg_.rf == 1 ? 0 : rng_.uniform_int(0, cfg_.rf - 1)];
+  } else {
+    ShardId live[16];
+    std::uint32_t n_live = 0;
+    if (!live_or_park(op, r, live, n_live)) return;
+    op->coordinator = live[n_live == 1 ? 0 : rng_.uniform_int(0, n_live - 1)];
+  }
   advance(op->coordinator, now);
   const sim::Time done =
       shards_[op->coordinator].admit(now, draw(cfg_.coordinator_service_mean));
@@ -313,8 +356,17 @@ void ScyllaCluster::replicate(Op* op) {
   const sim::Duration mean =
       op->is_read ? cfg_.read_service_mean : cfg_.timeline.write_service_mean;
   sim::Time replies[16];
-  const std::uint32_t n = std::min<std::uint32_t>(cfg_.rf, 16);
-  const std::uint32_t wait_for = op->is_read ? std::min(needed_, n) : needed_;
+  std::uint32_t n = std::min<std::uint32_t>(cfg_.rf, 16);
+  std::uint32_t wait_for = op->is_read ? std::min(needed_, n) : needed_;
+  ShardId live[16];
+  if (down_nodes_ > 0) {
+    // A replica went down since the coordinator step: the op waits like an Unavailable one.
+    const std::uint32_t all = n;
+    if (!live_or_park(op, r, live, n)) return;
+    if (n < all) ++degraded_;
+    r = live;
+    wait_for = std::min(wait_for, n);
+  }
   for (std::uint32_t i = 0; i < n; ++i) {
     advance(r[i], now);
     sim::Time done = shards_[r[i]].admit(now, draw(mean) + extra);

@@ -95,6 +95,17 @@ class ScyllaCluster {
   // Work admitted to shard s since the start of the run (background generated up to `now`).
   double busy_ns(ShardId s, sim::Time now);
 
+  // Fault hook: nodes [0, n) are down (n <= nodes). The shard-aware driver picks a live
+  // replica as coordinator, and only live replicas take the op (no hinted handoff); the reply
+  // waits for CL of them. With fewer live replicas than CL needs the op is Unavailable, and the
+  // driver retries it until enough are back (assumption: a retry policy that never gives up),
+  // so it waits. Background writes keep their share of a down node's shards (a fluid stand-in).
+  void set_down_nodes(std::uint32_t n);
+  std::uint32_t down_nodes() const { return down_nodes_; }
+  std::uint64_t unavailable() const { return unavailable_; }  // ops that had to wait
+  std::size_t waiting() const { return parked_.size(); }      // ops waiting now
+  std::uint64_t degraded() const { return degraded_; }  // ops served by fewer than RF replicas
+
   const sim::Histogram& write_latency() const { return write_latency_; }
   const sim::Histogram& read_latency() const { return read_latency_; }
   void reset_latency() {
@@ -153,6 +164,14 @@ class ScyllaCluster {
   sim::ActorId actor_;
   std::uint64_t writes_done_ = 0;
   std::uint32_t needed_;
+  std::uint32_t down_nodes_ = 0;
+  std::uint64_t unavailable_ = 0;
+  std::uint64_t degraded_ = 0;
+  std::vector<Op*> parked_;  // Unavailable ops, retried in arrival order when a node returns
+  bool node_down(ShardId s) const { return s / cfg_.shards_per_node < down_nodes_; }
+  // The live replicas of `r` into `live` (at most 16); how many. False: fewer than CL needs,
+  // and the op has been parked.
+  bool live_or_park(Op* op, const ShardId* r, ShardId* live, std::uint32_t& n_live);
 };
 
 }  // namespace scylla

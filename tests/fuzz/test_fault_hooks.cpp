@@ -214,3 +214,129 @@ TEST_CASE("a probe is expected only of bases that can reach it") {
   CHECK(applies["gc pause"] == P{true, false});
   CHECK(applies["commit unknown"] == P{false, true});
 }
+
+TEST_CASE("the data-plane and Scylla fault kinds are drawn only on bases with their hooks") {
+  auto demo = load("scenarios/demo.yaml");
+  auto dataplane = load("scenarios/fuzz/dataplane.yaml");
+  auto fanout = load("scenarios/fuzz/fanout.yaml");
+  std::map<std::string, int> on_demo, on_dataplane, on_fanout;
+  for (std::uint64_t s = 1; s <= 60; ++s) {
+    for (const auto& f : fuzz::draw_perturbation(demo, s).faults) ++on_demo[fuzz::fault_kind_name(f.kind)];
+    for (const auto& f : fuzz::draw_perturbation(dataplane, s).faults) {
+      ++on_dataplane[fuzz::fault_kind_name(f.kind)];
+    }
+    for (const auto& f : fuzz::draw_perturbation(fanout, s).faults) {
+      ++on_fanout[fuzz::fault_kind_name(f.kind)];
+      if (f.kind == fuzz::FaultKind::ScyllaDown) {
+        CHECK(f.strength >= 1);
+        CHECK(f.strength <= 3);  // at most RF nodes
+      }
+    }
+  }
+  for (const char* k : {"oom", "memcached-restart", "go-gc-pause"}) {
+    INFO(k);
+    CHECK(on_demo[k] == 0);
+    CHECK(on_fanout[k] == 0);
+    CHECK(on_dataplane[k] > 0);
+  }
+  CHECK(on_demo["scylla-down"] == 0);
+  CHECK(on_dataplane["scylla-down"] == 0);
+  CHECK(on_fanout["scylla-down"] > 0);
+  // The fanout kind's down_nodes is a fault hook, never a parameter flip.
+  for (std::uint64_t s = 1; s <= 60; ++s) {
+    for (const auto& f : fuzz::draw_perturbation(fanout, s).faults) CHECK(f.param != "down_nodes");
+  }
+}
+
+namespace {
+
+// Runs `base` with exactly one fault; the summary's metrics, summed by name.
+std::map<std::string, double> run_with(const scenarios::Scenario& base, const fuzz::Fault& f,
+                                       bool with_fault) {
+  fuzz::Perturbation p;
+  p.base_file = base.file;
+  p.seed = 7;
+  p.duration = base.duration;
+  if (with_fault) p.faults.push_back(f);
+  auto s = scenarios::load_scenario_text(fuzz::perturbed_yaml(base, p), "p.yaml",
+                                         scenarios::builtin_registry());
+  scenarios::ScenarioRun run(s, scenarios::builtin_registry());
+  auto r = run.run();
+  CHECK(r.invariants_hold());
+  std::map<std::string, double> out;
+  run.metrics().for_each([&](const sim::SeriesView& v) {
+    if (v.gauge_fn) out[v.name] += (*v.gauge_fn)();
+  });
+  return out;
+}
+
+fuzz::Fault window(fuzz::FaultKind kind, const std::string& target, double strength) {
+  fuzz::Fault f;
+  f.kind = kind;
+  f.target = target;
+  f.strength = strength;
+  f.at = 5 * sim::kSecond;
+  f.length = 2 * sim::kSecond;
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("each data-plane fault does what it claims and nothing without it") {
+  auto base = load("scenarios/fuzz/dataplane.yaml");
+  const std::string host = "east/dataplane/0";
+  SECTION("oom: a memory limit under the baseline heap kills the process") {
+    auto f = window(fuzz::FaultKind::OomKill, host, 256.0 * 1024 * 1024);  // full scale
+    CHECK(run_with(base, f, false)["go.oom_kills"] == 0);
+    auto m = run_with(base, f, true);
+    CHECK(m["go.oom_kills"] >= 1);
+    CHECK(m["dataplane.up"] == 1);  // the limit was restored and the process restarted
+  }
+  SECTION("memcached restart: refused dials and EOFs, then a fresh cache") {
+    auto f = window(fuzz::FaultKind::MemcachedRestart, host, 0);
+    auto without = run_with(base, f, false);
+    auto with = run_with(base, f, true);
+    CHECK(without["memcached.restarts"] == 0);
+    CHECK(with["memcached.restarts"] == 1);
+    CHECK(with["memcached.cache_errors"] > without["memcached.cache_errors"]);
+    CHECK(with["dataplane.scylla_reads"] > without["dataplane.scylla_reads"]);  // items lost
+  }
+  SECTION("go gc pause: one stop-the-world as long as the window") {
+    auto f = window(fuzz::FaultKind::GoGcPause, host, 0);
+    CHECK(run_with(base, f, false)["go.forced_stws"] == 0);
+    auto m = run_with(base, f, true);
+    CHECK(m["go.forced_stws"] == 1);
+    CHECK(m["go.stw_peak_ns"] >= 2e9);
+  }
+}
+
+TEST_CASE("a Scylla node-down window degrades ops, and two down make some wait") {
+  auto base = load("scenarios/fuzz/fanout.yaml");
+  auto one = window(fuzz::FaultKind::ScyllaDown, "east.timelines", 1);
+  auto without = run_with(base, one, false);
+  CHECK(without["scylla.degraded"] == 0);
+  CHECK(without["scylla.unavailable"] == 0);
+  auto m1 = run_with(base, one, true);
+  CHECK(m1["scylla.degraded"] > 0);
+  CHECK(m1["scylla.unavailable"] == 0);  // RF 3, QUORUM: one node down never blocks
+  CHECK(m1["scylla.down_nodes"] == 0);   // restored at the window's end
+  auto m2 = run_with(base, window(fuzz::FaultKind::ScyllaDown, "east.timelines", 2), true);
+  CHECK(m2["scylla.unavailable"] > 0);
+}
+
+TEST_CASE("the new probes are expected only of bases with their hooks") {
+  auto demo = fuzz::draw_perturbation(load("scenarios/demo.yaml"), 1);
+  auto dataplane = fuzz::draw_perturbation(load("scenarios/fuzz/dataplane.yaml"), 1);
+  auto fanout = fuzz::draw_perturbation(load("scenarios/fuzz/fanout.yaml"), 1);
+  for (const auto& spec : fuzz::probe_specs()) {
+    INFO(spec.name);
+    bool dp = spec.name == "oom kill" || spec.name == "memcached restart" ||
+              spec.name == "go gc pause";
+    bool sc = spec.name == "scylla node down" || spec.name == "scylla unavailable";
+    if (dp || sc) {
+      CHECK_FALSE(fuzz::probe_applies(spec, demo));
+      CHECK(fuzz::probe_applies(spec, dataplane) == dp);
+      CHECK(fuzz::probe_applies(spec, fanout) == sc);
+    }
+  }
+}
