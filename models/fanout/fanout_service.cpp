@@ -6,6 +6,22 @@
 
 namespace fanout {
 
+namespace {
+
+// A job's completion callback runs at most once, and the job may be reused from inside it
+// (the caller starts the next post or read), so the slot is cleared before the call.
+template <class Report>
+void call_once(std::function<void(const Report&)>& done, const Report& report) {
+  if (!done) {
+    return;
+  }
+  auto f = std::move(done);
+  done = nullptr;
+  f(report);
+}
+
+}  // namespace
+
 FanoutPolicy parse_fanout_policy(std::string_view s) {
   if (s == "full") {
     return FanoutPolicy::Full;
@@ -137,11 +153,7 @@ class FanoutService::Job final : public sim::Handler, public scylla::WriteSink {
     report_.duration = now - started_;
     svc_.post_duration_.record(report_.duration);
     active_ = false;
-    if (done_) {
-      auto done = std::move(done_);
-      done_ = nullptr;
-      done(report_);
-    }
+    call_once(done_, report_);
   }
 
   FanoutService& svc_;
@@ -217,11 +229,7 @@ class FanoutService::ReadJob final : public scylla::WriteSink {
     svc_.read_latency_.record(report_.latency);
     svc_.read_db_reads_.record(report_.db_reads);
     active_ = false;
-    if (done_) {
-      auto done = std::move(done_);
-      done_ = nullptr;
-      done(report_);
-    }
+    call_once(done_, report_);
   }
 
   FanoutService& svc_;
@@ -255,11 +263,7 @@ class FanoutService::ListWrite final : public scylla::WriteSink {
     report_.duration = sim.now() - started_;
     svc_.post_duration_.record(report_.duration);
     active_ = false;
-    if (done_) {
-      auto done = std::move(done_);
-      done_ = nullptr;
-      done(report_);
-    }
+    call_once(done_, report_);
   }
 
  private:
