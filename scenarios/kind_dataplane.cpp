@@ -38,7 +38,8 @@ std::vector<sim::ParamSpec> dataplane_params() {
       p("handler_limit", ParamType::Int, "goroutines", "50",
         "errgroup SetLimit of every other handler (§1.4)", true, -1, 1e6),
       p("max_batch", ParamType::Count, "URIs", "0",
-        "what-if: reject GetPostRecord batches above this size; 0 = no cap (as it was)", true, 0,
+        "what-if: reject GetPostRecord batches above this size at full scale (shrinks with scale, "
+        "like the batches); 0 = no cap (as it was)", true, 0,
         1e9),
       p("backfill_clients", ParamType::String, "", "batch-service",
         "comma-separated clients whose URIs are cold (mostly cache misses; assumption: a backfill)"),
@@ -154,7 +155,8 @@ DataPlaneConfig config_from(const HostContext& ctx) {
   c.name = ctx.path();
   c.get_post_record_limit = v.integer("get_post_record_limit");
   c.handler_limit = v.integer("handler_limit");
-  c.max_batch_uris = v.count("max_batch");
+  // A cap is compared with request sizes, which shrink with scale (scale_by: size): scale it too.
+  c.max_batch_uris = v.count("max_batch") > 0 ? scaled(v.count("max_batch"), s) : 0;
   c.go.name = ctx.path();
   c.go.cores = static_cast<int>(v.count("cores"));
   c.go.gomaxprocs = static_cast<int>(v.count("gomaxprocs"));
@@ -282,7 +284,7 @@ class DataPlaneInstance final : public Instance {
     } else if (name == "handler_limit") {
       host_.set_handler_limit(v.integer);
     } else if (name == "max_batch") {
-      host_.set_max_batch_uris(v.integer);
+      host_.set_max_batch_uris(v.integer > 0 ? scaled(v.integer, scale_) : 0);
     } else if (name == "dialer") {
       host_.set_dialer(parse_dialer_policy(v.text));
     } else if (name == "log_policy") {
