@@ -82,3 +82,13 @@ TEST_CASE("April replay: the same seed replays bit for bit") {
   CHECK(monday_window({}).fingerprint == monday_window({}).fingerprint);
   CHECK(monday_window({}).fingerprint != monday_window({"seed=2"}).fingerprint);
 }
+
+TEST_CASE("April replay: a 1,000-URI batch cap (full scale) rejects the batches, so no port error") {
+  // The cap shrinks with scale like the batches (15-20k URIs -> 750-1,000 at scale 0.05); the
+  // users' 1-50-URI requests stay under it (1,000 x 0.05 = 50).
+  Window capped = monday_window({kDp + "max_batch=1000"});
+  CHECK(capped.east_bind_errors == 0);
+  CHECK(capped.west_bad == 0);
+  Window loose = monday_window({kDp + "max_batch=100000"});
+  CHECK(loose.east_bind_errors > 0);
+}
