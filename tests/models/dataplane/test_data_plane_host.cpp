@@ -1,22 +1,10 @@
 #include <catch2/catch.hpp>
 
 #include "models/dataplane/data_plane_host.hpp"
+#include "tests/models/dataplane/small_host.hpp"
 
 using namespace skysim::dataplane;
-
-namespace {
-
-DataPlaneConfig small_host() {
-  DataPlaneConfig c;
-  c.name = "test/dataplane/0";
-  c.go.cores = 4;
-  c.cache_client.max_idle_conns = 100;
-  c.cache_server.max_connections = 100000;
-  c.baseline_live_heap_bytes = 64LL << 20;
-  return c;
-}
-
-}  // namespace
+using skysim::dataplane::testing::small_host;
 
 TEST_CASE("a small batch is served from the cache pool without new sockets") {
   sim::Simulation sim(1);

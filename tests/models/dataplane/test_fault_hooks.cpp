@@ -4,19 +4,16 @@
 #include <catch2/catch.hpp>
 
 #include "models/dataplane/data_plane_host.hpp"
+#include "tests/models/dataplane/small_host.hpp"
 
 using namespace skysim::dataplane;
 
 namespace {
 
+// Restarts within the test's few simulated seconds.
 DataPlaneConfig small_host() {
-  DataPlaneConfig c;
-  c.name = "test/dataplane/0";
-  c.go.cores = 4;
+  DataPlaneConfig c = testing::small_host();
   c.go.restart_delay = 2 * sim::kSecond;
-  c.cache_client.max_idle_conns = 100;
-  c.cache_server.max_connections = 100000;
-  c.baseline_live_heap_bytes = 64LL << 20;
   return c;
 }
 
