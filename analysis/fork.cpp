@@ -254,19 +254,15 @@ std::vector<WorkerExit> fork_branches(std::size_t count, int parallelism,
       }
       running[pid] = next++;
     }
-    int status = 0;
-    pid_t pid = ::waitpid(-1, &status, 0);
-    if (pid < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      throw std::system_error(errno, std::generic_category(), "waitpid");
+    auto child = wait_any_child();
+    if (!child) {
+      continue;
     }
-    auto it = running.find(pid);
+    auto it = running.find(child->pid);
     if (it == running.end()) {
       continue;
     }
-    exits[it->second] = decode_wait_status(status);
+    exits[it->second] = child->exit;
     running.erase(it);
   }
   return exits;

@@ -37,8 +37,7 @@ namespace {
   ::_exit(127);
 }
 
-}  // namespace
-
+// A waitpid(2) status as a WorkerExit (exit code, or 128 + signal when killed).
 WorkerExit decode_wait_status(int status) {
   WorkerExit e;
   if (WIFEXITED(status)) {
@@ -48,6 +47,20 @@ WorkerExit decode_wait_status(int status) {
     e.exit_code = 128 + e.signal;
   }
   return e;
+}
+
+}  // namespace
+
+std::optional<ChildExit> wait_any_child() {
+  int status = 0;
+  pid_t pid = ::waitpid(-1, &status, 0);
+  if (pid < 0) {
+    if (errno == EINTR) {
+      return std::nullopt;
+    }
+    throw std::system_error(errno, std::generic_category(), "waitpid");
+  }
+  return ChildExit{pid, decode_wait_status(status)};
 }
 
 std::string WorkerExit::describe() const {
@@ -91,22 +104,17 @@ std::vector<WorkerExit> run_workers(const std::vector<WorkerJob>& jobs, int para
     while (next < jobs.size() && static_cast<int>(running.size()) < parallelism) {
       start_one();
     }
-    // Wait for whichever of our children ends first.
-    int status = 0;
-    pid_t pid = ::waitpid(-1, &status, 0);
-    if (pid < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      throw std::system_error(errno, std::generic_category(), "waitpid");
+    auto child = wait_any_child();
+    if (!child) {
+      continue;
     }
-    auto it = running.find(pid);
+    auto it = running.find(child->pid);
     if (it == running.end()) {
       continue;
     }
     std::size_t index = it->second;
     running.erase(it);
-    exits[index] = decode_wait_status(status);
+    exits[index] = child->exit;
     if (on_done) {
       on_done(index, exits[index]);
     }

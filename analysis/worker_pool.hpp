@@ -4,6 +4,7 @@
 // a run and a crash, a leak or an abort in one run cannot touch another.
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,11 +21,17 @@ struct WorkerExit {
   std::string describe() const;  // "exit 3" / "killed by signal 6 (Aborted)"
 };
 
+// Waits for whichever child of this process ends first: its pid and how it ended, or nullopt
+// when a signal interrupted the wait (EINTR; call again). Throws std::system_error otherwise.
+struct ChildExit {
+  int pid = 0;
+  WorkerExit exit;
+};
+std::optional<ChildExit> wait_any_child();
+
 // Runs every job, at most `parallelism` at once, in the order given. `on_done` is called from
 // the calling thread as each job ends (completion order, which may differ from job order).
 // Returns the exits in job order. Throws std::system_error when fork fails.
-// A waitpid(2) status as a WorkerExit (exit code, or 128 + signal when killed).
-WorkerExit decode_wait_status(int status);
 
 std::vector<WorkerExit> run_workers(const std::vector<WorkerJob>& jobs, int parallelism,
                                     const std::function<void(std::size_t, const WorkerExit&)>&

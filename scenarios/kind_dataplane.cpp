@@ -271,14 +271,21 @@ class DataPlaneInstance final : public Instance {
   }
 
   void set(std::string_view name, const sim::ParamValue& v) override {
-    apply(name, v);
-    if (deploy_restarts_ && changes_build_) {
-      host_.deploy(std::string(name) + " = " + v.text);
+    if (apply_build_change(name, v)) {
+      if (deploy_restarts_) host_.deploy(std::string(name) + " = " + v.text);
+    } else if (name == "memory_limit") {  // fault hooks: the running build stays
+      host_.set_memory_limit(v.integer > 0 ? scaled(v.integer, scale_) : 0);
+    } else if (name == "memcached_down") {
+      host_.set_cache_down(v.integer != 0);
+    } else if (name == "gc_paused") {
+      host_.set_gc_paused(v.integer != 0);
+    } else {
+      Instance::set(name, v);
     }
   }
 
-  void apply(std::string_view name, const sim::ParamValue& v) {
-    changes_build_ = true;
+  // Code or config of the running build (what a deploy ships); false when `name` is not one.
+  bool apply_build_change(std::string_view name, const sim::ParamValue& v) {
     if (name == "get_post_record_limit") {
       host_.set_get_post_record_limit(v.integer);
     } else if (name == "handler_limit") {
@@ -291,19 +298,10 @@ class DataPlaneInstance final : public Instance {
       host_.set_log_policy(log_policy_of(v.text));
     } else if (name == "max_idle_conns") {
       host_.set_max_idle_conns(static_cast<int>(scaled(v.integer, scale_)));
-    } else if (name == "memory_limit") {  // fault hooks: the running build stays
-      changes_build_ = false;
-      host_.set_memory_limit(v.integer > 0 ? scaled(v.integer, scale_) : 0);
-    } else if (name == "memcached_down") {
-      changes_build_ = false;
-      host_.set_cache_down(v.integer != 0);
-    } else if (name == "gc_paused") {
-      changes_build_ = false;
-      host_.set_gc_paused(v.integer != 0);
     } else {
-      changes_build_ = false;
-      Instance::set(name, v);
+      return false;
     }
+    return true;
   }
 
   void crash() override { host_.kill(); }
@@ -346,7 +344,6 @@ class DataPlaneInstance final : public Instance {
   DataPlaneHost host_;
   std::string backfill_clients_;
   bool deploy_restarts_;
-  bool changes_build_ = false;  // the last set() changed code or config of the running build
   double scale_;
   sim::MetricsRegistry& metrics_;
   std::string datacenter_;

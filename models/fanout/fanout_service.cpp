@@ -8,17 +8,38 @@ namespace fanout {
 
 namespace {
 
-// A job's completion callback runs at most once, and the job may be reused from inside it
-// (the caller starts the next post or read), so the slot is cleared before the call.
+// What the three jobs share: one report in progress and a completion callback that runs at
+// most once. A job may be reused from inside its callback (the caller starts the next post or
+// read), so the slot is cleared before the call.
 template <class Report>
-void call_once(std::function<void(const Report&)>& done, const Report& report) {
-  if (!done) {
-    return;
+class OneShotJob {
+ public:
+  bool active() const { return active_; }
+
+ protected:
+  void start(std::function<void(const Report&)> done, sim::Time now) {
+    active_ = true;
+    done_ = std::move(done);
+    report_ = Report{};
+    started_ = now;
   }
-  auto f = std::move(done);
-  done = nullptr;
-  f(report);
-}
+  void finish() {
+    active_ = false;
+    if (!done_) {
+      return;
+    }
+    auto f = std::move(done_);
+    done_ = nullptr;
+    f(report_);
+  }
+
+  Report report_;
+  sim::Time started_ = 0;
+
+ private:
+  bool active_ = false;
+  std::function<void(const Report&)> done_;
+};
 
 }  // namespace
 
@@ -70,24 +91,21 @@ void FanoutConfig::validate() const {
 }
 
 // One post's fan-out: a callback actor (page fetch timer + write completions), no coroutine.
-class FanoutService::Job final : public sim::Handler, public scylla::WriteSink {
+class FanoutService::Job final : public sim::Handler,
+                                 public scylla::WriteSink,
+                                 public OneShotJob<PostReport> {
  public:
   explicit Job(FanoutService& svc) : svc_(svc) {
     actor_id = svc.sim_.new_actor_id();
     kind = svc.kind_page_;
   }
 
-  bool active() const { return active_; }
-
   void begin(std::uint32_t author, std::function<void(const PostReport&)> done) {
-    active_ = true;
-    done_ = std::move(done);
-    report_ = PostReport{};
+    start(std::move(done), svc_.sim_.now());
     report_.author = author;
     followers_ = svc_.graph_.followers(author);
     report_.followers = followers_.size();
     cursor_ = 0;
-    started_ = svc_.sim_.now();
     svc_.sim_.schedule_in(svc_.cfg_.page_fetch, *this);
   }
 
@@ -152,36 +170,27 @@ class FanoutService::Job final : public sim::Handler, public scylla::WriteSink {
     }
     report_.duration = now - started_;
     svc_.post_duration_.record(report_.duration);
-    active_ = false;
-    call_once(done_, report_);
+    finish();
   }
 
   FanoutService& svc_;
-  bool active_ = false;
-  std::function<void(const PostReport&)> done_;
-  PostReport report_;
   std::span<const social::UserId> followers_;
   std::size_t cursor_ = 0;
   std::vector<social::UserId> page_;
   std::size_t next_ = 0;
   std::uint32_t in_flight_ = 0;
-  sim::Time started_ = 0;
   sim::Time page_start_ = 0;
 };
 
 // One timeline read: the reader's own page plus, under fan-out-on-read, each followed
 // celebrity's recent posts, all in parallel, merged when the last arrives.
-class FanoutService::ReadJob final : public scylla::WriteSink {
+class FanoutService::ReadJob final : public scylla::WriteSink, public OneShotJob<ReadReport> {
  public:
   explicit ReadJob(FanoutService& svc) : svc_(svc) {}
-  bool active() const { return active_; }
 
   void begin(std::uint32_t reader, std::function<void(const ReadReport&)> done) {
-    active_ = true;
-    done_ = std::move(done);
-    report_ = ReadReport{};
+    start(std::move(done), svc_.sim_.now());
     report_.reader = reader;
-    started_ = svc_.sim_.now();
     keys_.clear();
     keys_.push_back(reader);
     if (svc_.cfg_.policy == FanoutPolicy::OnRead) {
@@ -228,33 +237,25 @@ class FanoutService::ReadJob final : public scylla::WriteSink {
     report_.latency = svc_.sim_.now() - started_;
     svc_.read_latency_.record(report_.latency);
     svc_.read_db_reads_.record(report_.db_reads);
-    active_ = false;
-    call_once(done_, report_);
+    finish();
   }
 
   FanoutService& svc_;
-  bool active_ = false;
-  std::function<void(const ReadReport&)> done_;
-  ReadReport report_;
   std::vector<std::uint32_t> keys_;
   std::uint32_t pending_ = 0;
-  sim::Time started_ = 0;
 };
 
 // An on-read author's post: one write of its recent-post list, which readers merge (§8.5).
-class FanoutService::ListWrite final : public scylla::WriteSink {
+class FanoutService::ListWrite final : public scylla::WriteSink,
+                                       public OneShotJob<PostReport> {
  public:
   explicit ListWrite(FanoutService& svc) : svc_(svc) {}
-  bool active() const { return active_; }
 
   void begin(std::uint32_t author, std::function<void(const PostReport&)> done) {
-    active_ = true;
-    done_ = std::move(done);
-    report_ = PostReport{};
+    start(std::move(done), svc_.sim_.now());
     report_.author = author;
     report_.followers = svc_.graph_.follower_count(author);
     report_.on_read = true;
-    started_ = svc_.sim_.now();
     svc_.cluster_.write(svc_.posts_partition(author), *this, author);
   }
 
@@ -262,16 +263,11 @@ class FanoutService::ListWrite final : public scylla::WriteSink {
     ++svc_.list_writes_;
     report_.duration = sim.now() - started_;
     svc_.post_duration_.record(report_.duration);
-    active_ = false;
-    call_once(done_, report_);
+    finish();
   }
 
  private:
   FanoutService& svc_;
-  bool active_ = false;
-  std::function<void(const PostReport&)> done_;
-  PostReport report_;
-  sim::Time started_ = 0;
 };
 
 FanoutService::FanoutService(sim::Simulation& sim, scylla::ScyllaCluster& cluster,

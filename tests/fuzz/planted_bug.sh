@@ -5,20 +5,7 @@
 #   cmake --preset planted && cmake --build --preset planted --target skysim
 #   bash tests/fuzz/planted_bug.sh build/planted/app/skysim build/<dir>/app/skysim
 set -uo pipefail
-planted=${1:?usage: planted_bug.sh PLANTED_SKYSIM NORMAL_SKYSIM}
-normal=${2:?usage: planted_bug.sh PLANTED_SKYSIM NORMAL_SKYSIM}
-if [[ ! -x $planted ]]; then
-  echo "no planted build at $planted; skipping"
-  exit 77
-fi
-# A planted build older than fuzz-record (and the located violations) cannot pass; say so.
-probe=$("$planted" fuzz-record /nonexistent.yaml --seed 1 --events /dev/null 2>&1)
-if [[ $probe == *subcommand* ]]; then
-  echo "the planted build at $planted predates this test; rebuild it; skipping"
-  exit 77
-fi
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/planted_common.sh"
 seeds=1..500
 "$planted" fuzz --scenarios scenarios/demo.yaml --seeds $seeds --jobs 2 --shrink-max 1 \
   --recheck 0 --out "$out/planted" > "$out/planted.txt"

@@ -7,20 +7,7 @@
 #   cmake --preset planted && cmake --build --preset planted --target skysim
 #   bash tests/fuzz/planted_nondeterminism.sh build/planted/app/skysim build/<dir>/app/skysim
 set -uo pipefail
-planted=${1:?usage: planted_nondeterminism.sh PLANTED_SKYSIM NORMAL_SKYSIM}
-normal=${2:?usage: planted_nondeterminism.sh PLANTED_SKYSIM NORMAL_SKYSIM}
-if [[ ! -x $planted ]]; then
-  echo "no planted build at $planted; skipping"
-  exit 77
-fi
-# A planted build older than fuzz-record (and the located violations) cannot pass; say so.
-probe=$("$planted" fuzz-record /nonexistent.yaml --seed 1 --events /dev/null 2>&1)
-if [[ $probe == *subcommand* ]]; then
-  echo "the planted build at $planted predates this test; rebuild it; skipping"
-  exit 77
-fi
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/planted_common.sh"
 # Every run re-run (--recheck 1); M/M/4 so that the idle set often holds 3-4 workers (with two,
 # libstdc++ iterates in reverse insertion order whatever the hash); no batch source and no
 # shrinking, so the planted crash bug stays out of the way. A pair of processes walks the same
