@@ -44,10 +44,12 @@ std::vector<sim::ParamSpec> dataplane_params() {
       p("backfill_clients", ParamType::String, "", "batch-service",
         "comma-separated clients whose URIs are cold (mostly cache misses; assumption: a backfill)"),
       // Go runtime (§3)
-      p("cores", ParamType::Count, "", "16", "CPU cores of the host (assumption; not found, §12)",
-        false, 1, 1024),
-      p("gomaxprocs", ParamType::Count, "", "0", "GOMAXPROCS; 0 = cores (Go default)", false, 0,
-        1024),
+      p("cores", ParamType::Count, "", "16",
+        "CPU cores of the host at full scale (assumption; not found, §12); the simulated process "
+        "gets round(cores x scale), at least 1, like every other capacity",
+        false, 1, 4096),
+      p("gomaxprocs", ParamType::Count, "", "0",
+        "GOMAXPROCS at full scale (scaled like cores); 0 = cores (Go default)", false, 0, 4096),
       p("gogc", ParamType::Int, "%", "100", "GOGC; -1 = off (values not found, §1.4)", false, -1,
         100000),
       p("gomemlimit", ParamType::Size, "bytes", "0",
@@ -98,6 +100,12 @@ std::vector<sim::ParamSpec> dataplane_params() {
       // memcached (§5)
       p("max_idle_conns", ParamType::Count, "conns", "1000",
         "gomemcache MaxIdleConns at full scale (Bluesky: 1000, §1.4)", true, 1, 1e7),
+      p("port_scan_cost", ParamType::Duration, "", "70ns",
+        "kernel time per port examined by bind(ip, 0)/connect()'s port search (assumption: a "
+        "bucket lock and a conflict check per port, ~2 ms for a failed search of the default "
+        "range; Linux inet_csk_find_open_port). At simulated size a failed search keeps its "
+        "full-size time (the cost per port grows as the range shrinks)",
+        false, 0, 1e9),
       p("cache_timeout", ParamType::Duration, "", "500ms", "gomemcache Timeout (default, §5)",
         false, 1, 1e12),
       p("linger_zero", ParamType::Bool, "", "false",
@@ -115,6 +123,10 @@ std::vector<sim::ParamSpec> dataplane_params() {
       p("log_policy", ParamType::Enum, "", "every",
         "every error a write(2) (as it was), sampled, rate_limited, or count (metrics only)", true,
         std::nullopt, std::nullopt, {"every", "sampled", "rate_limited", "count"}),
+      p("log_write_lock", ParamType::Bool, "", "true",
+        "writes to the log fd are serialised, as Go's internal/poll FD.Write does (one goroutine "
+        "in write(2), the rest parked: one stranded M at most); false = every blocked write holds "
+        "its own M, the account the PM gives (§1.6 #3)"),
       p("log_drain", ParamType::Double, "bytes/s", "20e6",
         "log pipe drain bandwidth at full scale (assumption: a busy container log driver)", false,
         0, 1e12),
@@ -158,8 +170,8 @@ DataPlaneConfig config_from(const HostContext& ctx) {
   // A cap is compared with request sizes, which shrink with scale (scale_by: size): scale it too.
   c.max_batch_uris = v.count("max_batch") > 0 ? scaled(v.count("max_batch"), s) : 0;
   c.go.name = ctx.path();
-  c.go.cores = static_cast<int>(v.count("cores"));
-  c.go.gomaxprocs = static_cast<int>(v.count("gomaxprocs"));
+  c.go.cores = static_cast<int>(scaled(v.count("cores"), s));
+  c.go.gomaxprocs = v.count("gomaxprocs") > 0 ? static_cast<int>(scaled(v.count("gomaxprocs"), s)) : 0;
   c.go.gogc = static_cast<int>(v.integer("gogc"));
   c.go.gomemlimit_bytes = v.size_bytes("gomemlimit") > 0 ? scaled(v.size_bytes("gomemlimit"), s) : 0;
   c.go.container_memory_limit_bytes =
@@ -181,12 +193,15 @@ DataPlaneConfig config_from(const HostContext& ctx) {
   c.bind_address_no_port = v.flag("bind_address_no_port");
   c.cache_client.max_idle_conns = static_cast<int>(scaled(v.count("max_idle_conns"), s));
   c.cache_client.timeout = v.duration("cache_timeout");
+  c.cache_client.port_scan_ns =
+      std::llround(static_cast<double>(v.duration("port_scan_cost")) / s);
   c.cache_client.linger_zero = v.flag("linger_zero");
   c.cache_server.capacity_items = static_cast<std::size_t>(scaled(v.count("cache_items"), s));
   c.cache_server.max_connections = static_cast<int>(
       std::min<std::int64_t>(v.count("cache_max_connections"), 1 << 30));
   c.logger.policy = log_policy_of(v.choice("log_policy"));
   c.logger.line_bytes = v.size_bytes("log_line_bytes");
+  c.logger.serialize_writes = v.flag("log_write_lock");
   c.log_sink.drain_bytes_per_second = v.real("log_drain") * s;
   c.scylla_concurrency = static_cast<int>(scaled(v.count("scylla_concurrency"), s));
   c.scylla_read_median = v.duration("scylla_read_median");
@@ -248,6 +263,11 @@ class DataPlaneInstance final : public Instance {
     m.gauge_fn("log.lines_written", host,
                [this] { return static_cast<double>(host_.logger().lines_written()); });
     m.gauge_fn("log.errors", host, [this] { return static_cast<double>(host_.logger().errors()); });
+    m.gauge_fn("log.writers_waiting", host,
+               [this] { return static_cast<double>(host_.logger().writers_waiting()); });
+    m.gauge_fn("go.ms_in_syscall", host, [&go] { return static_cast<double>(go.ms_in_syscall()); });
+    m.gauge_fn("go.syscalls", host, [&go] { return static_cast<double>(go.syscalls()); });
+    m.gauge_fn("go.handoffs", host, [&go] { return static_cast<double>(go.handoffs()); });
     m.gauge_fn("scylla.queued", host,
                [this] { return static_cast<double>(host_.scylla().queued()); });
   }

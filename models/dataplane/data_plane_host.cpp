@@ -127,6 +127,10 @@ void DataPlaneHost::build_client() {
   client_ = std::make_unique<memcached::Client>(sim_, ns_, current_dialer(),
                                                 std::vector<memcached::Server*>{&cache_},
                                                 cfg_.cache_client, owner);
+  // A port search shorter than sysmon's shortest tick can never lose its P: charging it as a
+  // syscall would change nothing but cost events, so only longer searches go through Go.
+  client_->set_syscall_hook([this](sim::Duration d) { return go_.syscall(d); },
+                            cfg_.go.sysmon_tick_min);
 }
 
 net::Dialer& DataPlaneHost::current_dialer() {
@@ -185,7 +189,7 @@ void DataPlaneHost::set_get_post_record_limit(std::int64_t limit) {
 void DataPlaneHost::set_log_policy(logsink::LogPolicy p) {
   note("log policy changed");
   cfg_.logger.policy = p;
-  logger_ = std::make_unique<logsink::Logger>(go_, sink_, cfg_.logger);
+  logger_->set_policy(p);  // the same logger: goroutines may be parked on its fd lock
 }
 
 void DataPlaneHost::get_post_record(std::int64_t uris, PostMix mix, RpcDone done) {

@@ -74,7 +74,18 @@ sim::Task<> Logger::error() {
   }
   ++written_;
   co_await go_.cpu(cfg_.format_cpu);
-  co_await go_.syscall_write(sink_, cfg_.line_bytes);
+  if (!cfg_.serialize_writes) {
+    co_await go_.syscall_write(sink_, cfg_.line_bytes);
+    co_return;
+  }
+  co_await fd_lock_.acquire();
+  try {
+    co_await go_.syscall_write(sink_, cfg_.line_bytes);
+  } catch (...) {
+    fd_lock_.release();  // the writer died with its process: the next process's writers go on
+    throw;
+  }
+  fd_lock_.release();
 }
 
 }  // namespace logsink

@@ -9,6 +9,7 @@
 
 #include "models/goruntime/go_process.hpp"
 #include "models/logsink/log_sink.hpp"
+#include "sim/sync.hpp"
 
 namespace logsink {
 
@@ -29,6 +30,11 @@ struct LoggerConfig {
   std::int64_t sample_one_in = 100;  // assumption: a typical 1 % sampler
   double rate_per_second = 100;      // assumption: a typical per-process log budget
   double burst = 100;
+  // Go serialises writes to one file: internal/poll's FD.Write holds the fd's write lock for
+  // the whole write(2) (slog's handler adds its own mutex around it). So one goroutine is in
+  // the syscall and the rest park on the lock — parked goroutines hold no M. false models an
+  // unlocked writer (each blocked write strands its own M), for comparison.
+  bool serialize_writes = true;
 
   void validate() const;
 };
@@ -43,7 +49,10 @@ class Logger {
   std::uint64_t errors() const { return errors_; }
   std::uint64_t lines_written() const { return written_; }
   std::uint64_t lines_suppressed() const { return errors_ - written_; }
+  // Goroutines parked on the fd's write lock, waiting to log.
+  std::int64_t writers_waiting() const { return static_cast<std::int64_t>(fd_lock_.waiters()); }
   const LoggerConfig& config() const { return cfg_; }
+  void set_policy(LogPolicy p) { cfg_.policy = p; }
 
  private:
   bool admit();
@@ -56,6 +65,7 @@ class Logger {
   std::uint64_t written_ = 0;
   double tokens_;
   sim::Time tokens_at_ = 0;
+  sim::Semaphore fd_lock_{1};
 };
 
 }  // namespace logsink

@@ -50,6 +50,9 @@ void ClientConfig::validate() const {
   if (loopback_rtt < 0) {
     throw std::invalid_argument("memcache client: loopback_rtt must not be negative");
   }
+  if (port_scan_ns < 0) {
+    throw std::invalid_argument("memcache client: port_scan_ns must not be negative");
+  }
 }
 
 Client::Client(sim::Simulation& sim, net::NetNamespace& ns, net::Dialer& dialer,
@@ -152,7 +155,14 @@ sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
   Server& s = *servers_[server];
   ++stats_.dials;
   net::DialOutcome d = dialer_->dial(ns_, s.address(), owner_);
+  // The search ran inside bind(2)/connect(2): the goroutine is in the kernel that long. The
+  // port was taken (or the error decided) when the search began: the kernel holds the
+  // bucket lock from finding a port to reserving it, so the outcome cannot change.
+  const sim::Duration kernel = config_.port_scan_ns * static_cast<sim::Duration>(d.ports_scanned);
   if (!d.ok()) {
+    if (syscall_ && kernel >= syscall_shortest_) {
+      co_await syscall_(kernel);
+    }
     ++stats_.dial_errors;
     out.error = failure(McStatus::kDialError, McOp::kGet, server);
     out.error.dial_error = d.error;  // unchanged, as gomemcache returns it
@@ -165,6 +175,10 @@ sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
   c.client_life = life_;
   ++open_conns_;
   try {
+    if (syscall_ && kernel >= syscall_shortest_) {
+      co_await syscall_(kernel);
+      check_usable(&c);
+    }
     if (s.stalled()) {
       // SYNs go unanswered; DialContext gives up at the client's Timeout.
       co_await sim::sleep(config_.timeout);

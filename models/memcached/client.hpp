@@ -12,7 +12,9 @@
 // connection goes back to the pool if there is room, else the client closes it — the client is
 // the active closer, so every surplus connection leaves a TIME_WAIT socket in the client's
 // network namespace. A non-resumable error (timeout, I/O) closes the connection too.
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -36,6 +38,11 @@ struct ClientConfig {
   sim::Duration loopback_rtt = 50 * sim::kMicrosecond;
   // What if the client set SO_LINGER 0: surplus closes send RST and leave no TIME_WAIT (§2.5).
   bool linger_zero = false;
+  // Kernel time of the dial's port search per port examined (net::DialOutcome::ports_scanned).
+  // assumption: ~70 ns per port — a bucket spin lock, a short chain walk and a conflict check,
+  // mostly cache misses on a 28k-bucket walk — so a failed bind(ip, 0) on the default range
+  // costs ~2 ms of kernel time. 0 = free (the client alone, in tests).
+  sim::Duration port_scan_ns = 0;
 
   void validate() const;  // throws std::invalid_argument naming the field
 };
@@ -52,6 +59,11 @@ struct ClientStats {
   std::uint64_t hot_key_replies = 0;
 };
 
+// Runs the dial's kernel time as a blocking syscall of the calling goroutine (Go's
+// entersyscall/exitsyscall around bind(2)): the owner passes its Go runtime here, so a slow
+// port search strands an M the way the real one does. Without it the time is not charged.
+using SyscallHook = std::function<sim::Task<>(sim::Duration)>;
+
 class Client {
  public:
   // `owner` is the process whose descriptors these are (net::NetNamespace::close_all on crash).
@@ -65,6 +77,11 @@ class Client {
 
   // The band-aid of domain.md §1.7 is exactly this: a different DialContext.
   void set_dialer(net::Dialer& dialer) { dialer_ = &dialer; }
+  // Searches shorter than `shortest` are not charged (they could never lose their P).
+  void set_syscall_hook(SyscallHook hook, sim::Duration shortest) {
+    syscall_ = std::move(hook);
+    syscall_shortest_ = std::max<sim::Duration>(1, shortest);
+  }
 
   // The process died: the kernel closes every socket it held — idle and in use — as the
   // active closer, so they enter TIME_WAIT and stay after the process is gone. The client is
@@ -98,6 +115,8 @@ class Client {
   sim::Simulation& sim_;
   net::NetNamespace& ns_;
   net::Dialer* dialer_;
+  SyscallHook syscall_;
+  sim::Duration syscall_shortest_ = 1;
   std::vector<Server*> servers_;
   ClientConfig config_;
   net::OwnerId owner_;

@@ -133,6 +133,13 @@ bool NetNamespace::tw_reuse_allowed(Ipv4 local_ip, Endpoint remote) const {
 
 // ---- the dial paths ----
 
+std::uint32_t NetNamespace::expected_scan(std::uint32_t range, std::uint32_t free) {
+  if (free == 0) {
+    return range;
+  }
+  return std::max<std::uint32_t>(1, (range + 1) / (free + 1));
+}
+
 DialOutcome NetNamespace::fail(Errno e, DialStep step, bool has_laddr, Ipv4 ip, Endpoint remote) {
   ++counters_.dial_errors[static_cast<int>(e)];
   DialOutcome out;
@@ -152,8 +159,11 @@ DialOutcome NetNamespace::bind_connect(Ipv4 local_ip, Endpoint remote, OwnerId o
   }
   expire_time_wait();
   LocalIp& l = ip_state(local_ip);
+  const std::uint32_t scanned = expected_scan(l.all.range(), l.all.free_ports());
   if (l.all.free_ports() == 0) {
-    return fail(Errno::kEADDRINUSE, DialStep::kBind, true, local_ip, remote);
+    DialOutcome out = fail(Errno::kEADDRINUSE, DialStep::kBind, true, local_ip, remote);
+    out.ports_scanned = scanned;
+    return out;
   }
   // Next-fit from the last port handed out, like Linux's rotating offset: successive binds get
   // successive ports, and the oldest (first to expire) ports come round again first.
@@ -163,6 +173,7 @@ DialOutcome NetNamespace::bind_connect(Ipv4 local_ip, Endpoint remote, OwnerId o
   DialOutcome out;
   out.socket = SocketId{i, slots_[i].gen};
   out.local = slots_[i].local;
+  out.ports_scanned = scanned;
   return out;
 }
 
@@ -170,6 +181,7 @@ DialOutcome NetNamespace::connect_from(Ipv4 ip, Endpoint remote, OwnerId owner, 
   expire_time_wait();
   LocalIp& l = ip_state(ip);
   DestinationSpace& d = dest_space(l, remote);
+  const std::uint32_t scanned = expected_scan(d.blocked.range(), d.blocked.free_ports());
   std::uint16_t port = 0;
   if (d.blocked.free_ports() > 0) {
     port = *d.blocked.next_free(d.cursor);
@@ -198,13 +210,16 @@ DialOutcome NetNamespace::connect_from(Ipv4 ip, Endpoint remote, OwnerId owner, 
     if (l.all.empty()) {
       ips_.erase(ip.value);
     }
-    return fail(Errno::kEADDRNOTAVAIL, DialStep::kConnect, has_laddr, ip, remote);
+    DialOutcome out = fail(Errno::kEADDRNOTAVAIL, DialStep::kConnect, has_laddr, ip, remote);
+    out.ports_scanned = scanned;
+    return out;
   }
   d.cursor = static_cast<std::uint16_t>(port == sysctl_.port_hi ? sysctl_.port_lo : port + 1);
   std::uint32_t i = new_socket(ip, port, remote, owner, false);
   DialOutcome out;
   out.socket = SocketId{i, slots_[i].gen};
   out.local = slots_[i].local;
+  out.ports_scanned = scanned;
   return out;
 }
 

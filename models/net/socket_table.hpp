@@ -49,6 +49,13 @@ struct DialOutcome {
   SocketId socket;  // valid only when ok()
   Endpoint local;
   DialError error;
+  // Ports the kernel's search examined (inet_csk_find_open_port for bind(ip, 0),
+  // __inet_hash_connect for connect()). Each costs a bucket lock and a conflict check, so a
+  // search on a nearly full range is slow and a failed one walks the whole range (Linux
+  // net/ipv4/inet_connection_sock.c, inet_hashtables.c; Cloudflare, "connect() - why are you
+  // so slow?", 2024). The kernel starts at a random offset: with f of r ports free, scattered,
+  // it examines about (r + 1) / (f + 1) of them; with none free, all r.
+  std::uint32_t ports_scanned = 0;
   bool ok() const { return !error; }
 };
 
@@ -168,6 +175,7 @@ class NetNamespace {
   bool tw_reuse_allowed(Ipv4 local_ip, Endpoint remote) const;
   DialOutcome connect_from(Ipv4 ip, Endpoint remote, OwnerId owner, bool has_laddr);
   DialOutcome fail(Errno e, DialStep step, bool has_laddr, Ipv4 ip, Endpoint remote);
+  static std::uint32_t expected_scan(std::uint32_t range, std::uint32_t free);
   std::uint32_t new_socket(Ipv4 ip, std::uint16_t port, Endpoint remote, OwnerId owner,
                            bool bind_owned);
   void enter_time_wait(std::uint32_t i);

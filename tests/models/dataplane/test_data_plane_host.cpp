@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <algorithm>
 
 #include "models/dataplane/data_plane_host.hpp"
 #include "tests/models/dataplane/small_host.hpp"
@@ -69,15 +70,34 @@ TEST_CASE("a log storm on a slow pipe grows OS threads, and they stay") {
   cfg.net.port_lo = 40000;
   cfg.net.port_hi = 40199;          // 200 ports: the batch below fails most dials
   cfg.log_sink.drain_bytes_per_second = 100e3;  // a slow log collector
-  DataPlaneHost host(sim, cfg);
-  const auto threads_before = host.go().threads();
-  host.get_post_record(3000, PostMix::kCold, [](const RpcResult&) {});
-  sim.run_until(60 * sim::kSecond);
-  INFO("threads before " << threads_before << " after " << host.go().threads()
-                         << " log lines " << host.logger().lines_written());
-  CHECK(host.logger().lines_written() > 1000);
-  CHECK(host.go().threads() > 10 * threads_before);
-  sim.shutdown();
+  SECTION("unlocked writers (the PM's account): each blocked write holds an M") {
+    cfg.logger.serialize_writes = false;
+    DataPlaneHost host(sim, cfg);
+    const auto threads_before = host.go().threads();
+    host.get_post_record(3000, PostMix::kCold, [](const RpcResult&) {});
+    sim.run_until(60 * sim::kSecond);
+    INFO("threads before " << threads_before << " after " << host.go().threads()
+                           << " log lines " << host.logger().lines_written());
+    CHECK(host.logger().lines_written() > 1000);
+    CHECK(host.go().threads() > 10 * threads_before);
+    sim.shutdown();
+  }
+  SECTION("Go's fd write lock: writers queue on the lock, not on threads") {
+    DataPlaneHost host(sim, cfg);
+    const auto ps = host.go().gomaxprocs();
+    std::int64_t most_waiting = 0;
+    host.get_post_record(3000, PostMix::kCold, [](const RpcResult&) {});
+    for (int i = 0; i < 600; ++i) {
+      sim.run_until(sim.now() + 100 * sim::kMillisecond);
+      most_waiting = std::max(most_waiting, host.logger().writers_waiting());
+    }
+    INFO("threads " << host.go().threads() << " GOMAXPROCS " << ps << " most waiting "
+                    << most_waiting);
+    CHECK(host.logger().lines_written() > 1000);
+    CHECK(most_waiting > 100);                      // the backlog is parked goroutines
+    CHECK(host.go().threads() <= ps + 2 + 1 + 1);   // Ps, m0 + sysmon, a writer, a slow bind
+    sim.shutdown();
+  }
 }
 
 TEST_CASE("a deploy replaces the process at once: threads start afresh, TIME_WAIT stays") {
@@ -86,6 +106,7 @@ TEST_CASE("a deploy replaces the process at once: threads start afresh, TIME_WAI
   cfg.go.restart_delay = 30 * sim::kSecond;  // a crash would wait this long; a deploy does not
   cfg.logger.policy = logsink::LogPolicy::kEveryError;
   cfg.log_sink.drain_bytes_per_second = 20e3;  // a slow log pipe: error writes block on it
+  cfg.logger.serialize_writes = false;         // each blocked write holds its M
   cfg.net.port_hi = static_cast<std::uint16_t>(cfg.net.port_lo + 499);  // 500 ports
   DataPlaneHost host(sim, cfg);
   host.get_post_record(2000, PostMix::kCold, [](const RpcResult&) {});

@@ -115,11 +115,12 @@ TEST_CASE("logging policies: every error, sampled, rate-limited, count-only") {
 }
 
 TEST_CASE("a saturated log sink grows threads; counting errors instead does not") {
-  // A reader that keeps up (20 MB/s) vs one that falls behind (200 KB/s: a throttled
+  // Unlocked writers (the PM's account, §1.6 #3; Go's own fd lock is the next test). A reader that keeps up (20 MB/s) vs one that falls behind (200 KB/s: a throttled
   // journald or a slow disk): once a write blocks longer than sysmon's (backed-off) sleep,
   // its P is handed to a new M, sysmon's sleep resets to 20 us, and every blocked writer
   // from then on costs a thread.
-  auto threads_at = [](double rate, LogPolicy policy, double drain_bytes_per_second) {
+  auto threads_at = [](double rate, LogPolicy policy, double drain_bytes_per_second,
+                       bool fd_lock = false) {
     Simulation sim(4);
     goruntime::GoConfig gc;
     gc.cores = 4;
@@ -129,6 +130,7 @@ TEST_CASE("a saturated log sink grows threads; counting errors instead does not"
     LogSink sink(sc);
     logsink::LoggerConfig lc;
     lc.policy = policy;
+    lc.serialize_writes = fd_lock;
     logsink::Logger log(go, sink, lc);
     sim.spawn(error_storm(go, log, rate, 300 * kMillisecond));
     sim.run_until(3 * kSecond);
@@ -145,6 +147,11 @@ TEST_CASE("a saturated log sink grows threads; counting errors instead does not"
   auto saturated = threads_at(10'000, LogPolicy::kEveryError, 100e3);
   auto sampled = threads_at(10'000, LogPolicy::kSampled, 100e3);
   auto counted = threads_at(10'000, LogPolicy::kCountOnly, 100e3);
+  // Go's FD.Write holds the fd's write lock across write(2): one writer is in the kernel, the
+  // others park on the lock without an M, so the same storm strands one thread at most.
+  auto locked = threads_at(10'000, LogPolicy::kEveryError, 100e3, true);
+  WARN("with the fd write lock: " << locked);
+  CHECK(locked <= 4 + 2 + 1);  // Ps, m0 + sysmon, one writer's M
   WARN("threads at 10k errors/s: fast sink "
        << calm << ", 200 KB/s sink " << hidden << ", 100 KB/s sink " << saturated
        << ", 100 KB/s sampled 1/100 " << sampled << ", 100 KB/s count-only " << counted);
