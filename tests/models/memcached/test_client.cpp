@@ -44,6 +44,8 @@ sim::Process get_or_fill(Client& mc, std::string key, std::vector<McResult>& out
   out.push_back(r);
 }
 
+sim::Task<> in_kernel(sim::Duration d) { co_await sim::sleep(d); }
+
 ServerConfig roomy_server() {
   ServerConfig c;
   c.max_connections = 1'000'000;  // the outage's server accepted the whole storm
@@ -217,6 +219,38 @@ TEST_CASE(
   CHECK(count(out, McStatus::kCacheMiss) == 1000);
   CHECK(second.idle_conns() == 1000);
   h.ns.check_invariants();
+}
+
+TEST_CASE("a dial spends the kernel's port search in the caller's syscall hook") {
+  net::NetSysctl s;
+  s.port_lo = 40000;
+  s.port_hi = 40099;  // 100 ports
+  Host h(1, s);
+  net::FixedSourceDialer dialer(kFixedIp);
+  ClientConfig cfg = pool_of(10);
+  cfg.port_scan_ns = 1000;  // 1 us per port examined
+  Client mc(h.sim, h.ns, dialer, {&h.server}, cfg, 1);
+  std::vector<sim::Duration> charged;
+  mc.set_syscall_hook(
+      [&](sim::Duration d) {
+        charged.push_back(d);
+        return in_kernel(d);
+      },
+      20 * kMicrosecond);
+  std::vector<McResult> out;
+  for (int i = 0; i < 150; ++i) {
+    h.sim.spawn(do_get(mc, "post/" + std::to_string(i), out));
+  }
+  h.sim.run();
+  REQUIRE(count(out, McStatus::kDialError) == 50);
+  // Searches shorter than 20 us are not charged; the 50 failed ones walked all 100 ports.
+  std::size_t full_walks = 0;
+  for (sim::Duration d : charged) {
+    CHECK(d >= 20 * kMicrosecond);
+    full_walks += d == 100 * kMicrosecond ? 1 : 0;
+  }
+  CHECK(full_walks == 50);
+  CHECK(charged.size() < 150);
 }
 
 TEST_CASE("swapping in the random-loopback dialer (the band-aid) ends the bind errors") {

@@ -411,3 +411,32 @@ TEST_CASE("bad sysctl values and addresses are rejected with the knob's name") {
   NetNamespace ns(sim, NetSysctl{}, "h");
   CHECK_THROWS_AS(ns.close(SocketId{}, CloseMode::kActive), std::logic_error);
 }
+
+TEST_CASE("the port search examines (r + 1) / (f + 1) ports, and the whole range when none is free") {
+  sim::Simulation sim(1);
+  NetNamespace ns(sim, small_range(100), "pod");
+  FixedSourceDialer fixed(kFixedIp);
+  // Empty range: the first port tried is free.
+  DialOutcome first = fixed.dial(ns, kMemcached, 1);
+  REQUIRE(first.ok());
+  CHECK(first.ports_scanned == 1);
+  // Hold 49 more: 50 of 100 free, a random start meets a free port after ~2.
+  for (int i = 0; i < 49; ++i) REQUIRE(fixed.dial(ns, kMemcached, 1).ok());
+  DialOutcome half = fixed.dial(ns, kMemcached, 1);
+  REQUIRE(half.ok());
+  CHECK(half.ports_scanned == 101 / 51);
+  for (int i = 0; i < 48; ++i) REQUIRE(fixed.dial(ns, kMemcached, 1).ok());
+  DialOutcome last = fixed.dial(ns, kMemcached, 1);  // 1 of 100 free
+  REQUIRE(last.ok());
+  CHECK(last.ports_scanned == 101 / 2);
+  // Full: bind(ip, 0) walks every port before EADDRINUSE.
+  DialOutcome failed = fixed.dial(ns, kMemcached, 1);
+  REQUIRE_FALSE(failed.ok());
+  CHECK(failed.error.code == Errno::kEADDRINUSE);
+  CHECK(failed.ports_scanned == 100);
+  // connect()'s autobind searches its own 4-tuple space the same way.
+  DefaultDialer plain;
+  DialOutcome autobind = plain.dial(ns, kMemcached, 1);
+  REQUIRE(autobind.ok());
+  CHECK(autobind.ports_scanned == 1);
+}
