@@ -10,6 +10,7 @@
 #include "models/net/dialer.hpp"
 #include "models/net/socket_table.hpp"
 #include "sim/simulation.hpp"
+#include "validation/april_checks.hpp"
 #include "validation/fanout_checks.hpp"
 #include "validation/goruntime_checks.hpp"
 #include "validation/parallel.hpp"
@@ -163,9 +164,9 @@ PublishedChecks published_checks(const SelftestOptions& options) {
   for (auto& c : fan.band) out.band.push_back(std::move(c));
   for (auto& c : fan.direct) out.direct.push_back(std::move(c));
 
-  // April 2026 replay (issue 10): OS-thread growth ~150 -> ~1,500 and the crash cadence
-  // (domain.md §1, seeds/april-2026-outage.fr.txt) belong here, recomputed by models/dataplane;
-  // they are added with the April replay's validation, not stubbed.
+  AprilChecks april = april_checks(options);
+  for (auto& c : april.band) out.band.push_back(std::move(c));
+  for (auto& c : april.direct) out.direct.push_back(std::move(c));
   return out;
 }
 

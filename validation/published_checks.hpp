@@ -1,7 +1,7 @@
 #pragma once
 // The published figures (seeds and domain.md) recomputed by the model code that claims them.
-// Only models whose own tests pass are called here; docs/validation.md lists the figures
-// not yet covered (the April replay's thread growth and crash cadence: see published_checks.cpp).
+// Only models whose own tests pass are called here; the April replay's figures come from
+// validation/april_checks.cpp, two of them as known departures (docs/validation.md).
 #include <vector>
 
 #include "validation/check.hpp"

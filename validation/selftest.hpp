@@ -20,7 +20,7 @@ struct SelftestReport {
   int statistical_lines = 0;
   bool all_hold() const {
     for (const auto& r : rows) {
-      if (!r.pass) return false;
+      if (!r.holds()) return false;
     }
     return true;
   }

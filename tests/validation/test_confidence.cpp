@@ -80,6 +80,29 @@ TEST_CASE("the table lists every row and counts what holds") {
   CHECK_THROWS_AS(bonferroni_confidence(0), std::invalid_argument);
 }
 
+TEST_CASE("a known departure is judged like any band line, shown, and not a failure") {
+  BandCheck c;
+  c.claim = "threads grow about tenfold";
+  c.low = 5;
+  c.high = 20;
+  c.per_seed = {180, 190, 200, 185};
+  c.known_departure = "docs/april-2026.md";
+  CheckRow departs = judge(c);
+  CHECK_FALSE(departs.pass);
+  CHECK(departs.known_departure);
+  CHECK(departs.holds());
+  CHECK(departs.verdict == "DEPARTS (known: docs/april-2026.md)");
+  c.per_seed = {9, 10, 11, 10};  // the model now reproduces it: say so
+  CheckRow holds_now = judge(c);
+  CHECK(holds_now.pass);
+  CHECK(holds_now.verdict.starts_with("PASS (no longer departs"));
+  c.known_departure.clear();  // an unlisted failure is a failure
+  c.per_seed = {180, 190, 200, 185};
+  CHECK_FALSE(judge(c).holds());
+  std::string t = format_table({departs, judge(c)});
+  CHECK(t.find("0/2 checks hold; 1 known departure") != std::string::npos);
+}
+
 TEST_CASE("TimeAverage integrates a level over its window only") {
   TimeAverage a(10, 30);
   a.set(0, 5);   // before the window: only sets the level

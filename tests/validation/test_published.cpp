@@ -12,10 +12,12 @@ TEST_CASE("published figures hold at the quick lengths") {
   PublishedChecks p = published_checks(o);
   // lossy 50 % / 75 %, TIME_WAIT, Go Ms blocked = lambda d
   REQUIRE(p.replicated.size() == 4);
-  // fan-out sequential, 1,000 in flight, page P99 cut, post cut
-  REQUIRE(p.band.size() == 4);
-  // hot-key window, single counter, Go steady-pace threads, no hot shards under lossy
-  REQUIRE(p.direct.size() == 4);
+  // fan-out sequential, 1,000 in flight, page P99 cut, post cut; April healthy threads, thread
+  // surge, crash cadence
+  REQUIRE(p.band.size() == 7);
+  // hot-key window, single counter, Go steady-pace threads, no hot shards under lossy, April
+  // restarts into TIME_WAIT
+  REQUIRE(p.direct.size() == 5);
   double log_widening = 0;
   for (const auto& c : p.replicated) {
     CheckRow row = judge(c, bonferroni_confidence(40));
@@ -29,12 +31,17 @@ TEST_CASE("published figures hold at the quick lengths") {
   }
   // ... where the intervals are wider (~2x each; one line alone can invert by chance).
   CHECK(log_widening > 0);
+  int departures = 0;
   for (const auto& c : p.band) {
     CheckRow row = judge(c);
     INFO(row.claim << ": expected " << row.expected << ", simulated " << row.simulated);
-    CHECK(row.pass);
-    CHECK(c.per_seed.size() == 10);
+    CHECK(row.holds());
+    departures += row.known_departure ? 1 : 0;
+    // The April replay's windows are hours of the spiral each: 4 seeds, not 10.
+    CHECK(c.per_seed.size() == (c.claim.starts_with("April") ? 4u : 10u));
   }
+  // The thread surge (x~190, not x10) and the cadence (~9 min, not ~30): docs/april-2026.md.
+  CHECK(departures == 2);
   for (const auto& c : p.direct) {
     INFO(c.claim << ": " << c.simulated);
     CHECK(c.pass);

@@ -1,0 +1,153 @@
+// Each replication is the real April scenario file narrowed to the Monday spiral: the window
+// starts at Monday 08:00 with fresh processes and the batch client at its Monday rate, and no
+// timeline (no band-aid, no fix), so the window is all spiral. The west datacenter runs the
+// same data plane under the same user load without the batch client: its peak is the healthy
+// thread count of the same process, measured in the same run.
+//
+// Thread counts are at simulated size (scale 0.05); the scenario scales cores with everything
+// else, so a count divided by `scale` is the full-size figure the post-mortem gives.
+#include "validation/april_checks.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <string>
+
+#include "scenarios/loader.hpp"
+#include "scenarios/runner.hpp"
+#include "validation/parallel.hpp"
+#include "validation/queue_server_run.hpp"
+
+namespace skysim::validation {
+namespace {
+
+constexpr int kSeeds = 4;  // each window replays hours of the spiral: a few seeds, not ten
+const char* kEast = "{dc=east,host=east/dataplane/0}";
+const char* kWest = "{dc=west,host=west/dataplane/0}";
+
+struct MondayWindow {
+  double scale = 1;
+  double healthy_threads = 0;  // west peak, simulated size
+  double surge_threads = 0;    // east peak
+  double median_uptime_min = 0;
+  double restarts = 0;
+  double restarts_into_time_wait = 0;
+};
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+MondayWindow monday_window(const std::string& file, const std::string& duration,
+                           std::uint64_t seed) {
+  using namespace skysim::scenarios;
+  LoadOptions o;
+  const std::vector<std::string> window{
+      "epoch=2026-04-06T08:00:00Z", "duration=" + duration, "timeline=[]",
+      "seed=" + std::to_string(seed), "sources.batch-service.start=2026-04-06T08:00:00Z",
+      "sources.batch-service.rate=0.05/s"};
+  for (const std::string& s : window) {
+    o.overrides.push_back(parse_override(s));
+  }
+  Scenario sc = load_scenario_file(file, builtin_registry(), o);
+  ScenarioRun run(sc, builtin_registry());
+  run.run();
+  auto& m = run.metrics();
+  MondayWindow w;
+  w.scale = sc.scale;
+  w.healthy_threads = m.value(std::string("go.threads_peak") + kWest);
+  w.surge_threads = m.value(std::string("go.threads_peak") + kEast);
+  // Up-time: from each (re)start of the east process to its next death.
+  sim::Time up_since = 0;
+  std::vector<double> ups;
+  for (const auto& [host, p] : run.phases()) {
+    if (host != "east/dataplane/0") continue;
+    if (p.what.starts_with("process died")) {
+      ups.push_back(sim::to_seconds(p.at - up_since) / 60.0);
+    } else if (p.what.starts_with("process restarted")) {
+      up_since = p.at;
+      w.restarts += 1;
+      // "process restarted with an empty memcached pool; N sockets still in TIME_WAIT"
+      const auto semi = p.what.find("; ");
+      if (semi != std::string::npos && std::stol(p.what.substr(semi + 2)) > 0) {
+        w.restarts_into_time_wait += 1;
+      }
+    }
+  }
+  w.median_uptime_min = median(ups);
+  return w;
+}
+
+}  // namespace
+
+AprilChecks april_checks(const SelftestOptions& options) {
+  const std::string dir =
+      options.scenario_dir.empty() ? default_scenario_dir() : options.scenario_dir;
+  const std::string file = dir + "/april-2026-outage.yaml";
+  // Three hours of the spiral (a quarter with --quick): several OOM kills at the Monday rate.
+  const std::string duration = options.quick ? "45m" : "3h";
+  std::vector<MondayWindow> runs(kSeeds);
+  std::vector<std::function<void()>> tasks;
+  for (int i = 0; i < kSeeds; ++i) {
+    tasks.push_back([&runs, &file, &duration, i] {
+      runs[static_cast<std::size_t>(i)] = monday_window(file, duration, 1000 + i);
+    });
+  }
+  run_tasks(tasks, options.jobs);
+
+  const std::string src = "domain.md §1.4, seeds/april-2026-outage.fr.txt";
+  const std::string why = "docs/april-2026.md";
+  AprilChecks out;
+
+  BandCheck healthy;
+  healthy.claim = "April: a healthy data-plane process has ~150 OS threads";
+  healthy.source = src;
+  healthy.expected = "~150 (accepted 100..200)";
+  healthy.low = 100;
+  healthy.high = 200;
+  healthy.note = "(full size: west peak / scale)";
+  BandCheck surge;
+  surge.claim = "April: Monday threads climb about tenfold (150 -> ~1,500)";
+  surge.source = src;
+  surge.expected = "x10 (accepted x5..x20)";
+  surge.low = 5;
+  surge.high = 20;
+  surge.unit = "x";
+  surge.note = "(east peak / west peak, same run)";
+  surge.known_departure = why;
+  BandCheck cadence;
+  cadence.claim = "April: ~30 minutes up between OOM kills";
+  cadence.source = src;
+  cadence.expected = "~30 min (accepted 15..60)";
+  cadence.low = 15;
+  cadence.high = 60;
+  cadence.unit = "min";
+  cadence.note = "(median per run, east)";
+  cadence.known_departure = why;
+  for (const MondayWindow& w : runs) {
+    healthy.per_seed.push_back(w.healthy_threads / w.scale);
+    surge.per_seed.push_back(w.surge_threads / std::max(1.0, w.healthy_threads));
+    cadence.per_seed.push_back(w.median_uptime_min);
+  }
+  out.band = {healthy, surge, cadence};
+  // Pooled over the seeds (restarts are few per window): the share of all restarts that found
+  // sockets of the dead process still in TIME_WAIT on the fixed source address.
+  double restarts = 0, into_time_wait = 0;
+  for (const MondayWindow& w : runs) {
+    restarts += w.restarts;
+    into_time_wait += w.restarts_into_time_wait;
+  }
+  DirectCheck time_wait;
+  time_wait.claim = "April: each restart finds its source address's ports in TIME_WAIT";
+  time_wait.source = src;
+  time_wait.expected = "every restart while TIME_WAIT lasts (accepted >= 90 % of restarts)";
+  time_wait.simulated = format_number(into_time_wait, 3) + " of " + format_number(restarts, 3) +
+                        " restarts (" + std::to_string(kSeeds) + " runs)";
+  time_wait.pass = restarts > 0 && into_time_wait >= 0.9 * restarts;
+  out.direct = {time_wait};
+  return out;
+}
+
+}  // namespace skysim::validation
