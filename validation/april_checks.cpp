@@ -101,30 +101,28 @@ AprilChecks april_checks(const SelftestOptions& options) {
   const std::string why = "docs/april-2026.md";
   AprilChecks out;
 
-  BandCheck healthy;
-  healthy.claim = "April: a healthy data-plane process has ~150 OS threads";
-  healthy.source = src;
-  healthy.expected = "~150 (accepted 100..200)";
-  healthy.low = 100;
-  healthy.high = 200;
-  healthy.note = "(full size: west peak / scale)";
-  BandCheck surge;
-  surge.claim = "April: Monday threads climb about tenfold (150 -> ~1,500)";
-  surge.source = src;
-  surge.expected = "x10 (accepted x5..x20)";
-  surge.low = 5;
-  surge.high = 20;
-  surge.unit = "x";
-  surge.note = "(east peak / west peak, same run)";
+  // A published figure read as an accepted range of the per-run value.
+  auto figure = [&src](std::string claim, std::string expected, double low, double high,
+                       std::string unit, std::string note) {
+    BandCheck c;
+    c.claim = std::move(claim);
+    c.source = src;
+    c.expected = std::move(expected);
+    c.low = low;
+    c.high = high;
+    c.unit = std::move(unit);
+    c.note = std::move(note);
+    return c;
+  };
+  BandCheck healthy = figure("April: a healthy data-plane process has ~150 OS threads",
+                             "~150 (accepted 100..200)", 100, 200, "",
+                             "(full size: west peak / scale)");
+  BandCheck surge = figure("April: Monday threads climb about tenfold (150 -> ~1,500)",
+                           "x10 (accepted x5..x20)", 5, 20, "x",
+                           "(east peak / west peak, same run)");
   surge.known_departure = why;
-  BandCheck cadence;
-  cadence.claim = "April: ~30 minutes up between OOM kills";
-  cadence.source = src;
-  cadence.expected = "~30 min (accepted 15..60)";
-  cadence.low = 15;
-  cadence.high = 60;
-  cadence.unit = "min";
-  cadence.note = "(median per run, east)";
+  BandCheck cadence = figure("April: ~30 minutes up between OOM kills",
+                             "~30 min (accepted 15..60)", 15, 60, "min", "(median per run, east)");
   cadence.known_departure = why;
   for (const MondayWindow& w : runs) {
     healthy.per_seed.push_back(w.healthy_threads / w.scale);
