@@ -6,48 +6,92 @@
 
 namespace skysim::memcached {
 
-std::size_t LruItemStore::KeyHash::operator()(const std::string& k) const {
-  return static_cast<std::size_t>(XXH3_64bits(k.data(), k.size()));
+// XXH3, not std::hash (banned: it may differ between library versions, and slot positions,
+// though never observable, should not). The top 32 bits are as well mixed as any.
+std::uint32_t LruItemStore::hash_of(std::string_view key) {
+  return static_cast<std::uint32_t>(XXH3_64bits(key.data(), key.size()) >> 32);
 }
 
 LruItemStore::LruItemStore(std::size_t capacity_items) : capacity_(capacity_items) {
   if (capacity_items == 0) {
     throw std::invalid_argument("memcached: capacity_items must be at least 1");
   }
+  if (capacity_items >= kNil) {
+    throw std::invalid_argument("memcached: capacity_items must be below 2^32 - 1");
+  }
 }
 
-std::optional<McItem> LruItemStore::get(const std::string& key) {
-  auto it = index_.find(key);
-  if (it == index_.end()) {
+std::uint32_t LruItemStore::find(std::string_view key, std::uint32_t h) const {
+  return index_.find(h, [&](std::uint32_t i) { return nodes_[i].key == key; });
+}
+
+void LruItemStore::unlink(std::uint32_t i) {
+  Node& n = nodes_[i];
+  (n.prev == kNil ? head_ : nodes_[n.prev].next) = n.next;
+  (n.next == kNil ? tail_ : nodes_[n.next].prev) = n.prev;
+}
+
+void LruItemStore::push_front(std::uint32_t i) {
+  Node& n = nodes_[i];
+  n.prev = kNil;
+  n.next = head_;
+  (head_ == kNil ? tail_ : nodes_[head_].prev) = i;
+  head_ = i;
+}
+
+std::optional<McItem> LruItemStore::get(std::string_view key) {
+  const std::uint32_t i = find(key, hash_of(key));
+  if (i == kNil) {
     return std::nullopt;
   }
-  lru_.splice(lru_.begin(), lru_, it->second);
-  return it->second->item;
+  if (i != head_) {
+    unlink(i);
+    push_front(i);
+  }
+  return nodes_[i].item;
 }
 
-void LruItemStore::set(const std::string& key, McItem item) {
-  auto it = index_.find(key);
-  if (it != index_.end()) {
-    it->second->item = item;
-    lru_.splice(lru_.begin(), lru_, it->second);
+void LruItemStore::set(std::string_view key, McItem item) {
+  const std::uint32_t h = hash_of(key);
+  std::uint32_t i = find(key, h);
+  if (i != kNil) {
+    nodes_[i].item = item;
+    if (i != head_) {
+      unlink(i);
+      push_front(i);
+    }
     return;
   }
-  if (index_.size() >= capacity_) {
-    index_.erase(lru_.back().key);
-    lru_.pop_back();
+  if (index_.size() >= capacity_) {  // evict the least recently used; its slot takes the key
+    i = tail_;
+    index_.erase(nodes_[i].hash, i);
+    unlink(i);
     ++evictions_;
+  } else if (free_ != kNil) {
+    i = free_;
+    free_ = nodes_[i].next;
+  } else {
+    i = static_cast<std::uint32_t>(nodes_.size());
+    nodes_.emplace_back();
   }
-  lru_.push_front(Entry{key, item});
-  index_.emplace(key, lru_.begin());
+  Node& n = nodes_[i];
+  n.key.assign(key);
+  n.item = item;
+  n.hash = h;
+  push_front(i);
+  index_.insert(h, i);
 }
 
-bool LruItemStore::erase(const std::string& key) {
-  auto it = index_.find(key);
-  if (it == index_.end()) {
+bool LruItemStore::erase(std::string_view key) {
+  const std::uint32_t h = hash_of(key);
+  const std::uint32_t i = find(key, h);
+  if (i == kNil) {
     return false;
   }
-  lru_.erase(it->second);
-  index_.erase(it);
+  index_.erase(h, i);
+  unlink(i);
+  nodes_[i].next = free_;
+  free_ = i;
   return true;
 }
 

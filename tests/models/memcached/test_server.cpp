@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <list>
+#include <string>
+
 #include "models/memcached/item_store.hpp"
 #include "models/memcached/server.hpp"
 
@@ -44,4 +47,59 @@ TEST_CASE("legal keys follow gomemcache's rule") {
   CHECK_FALSE(legal_key(std::string("ctl\x01", 4)));
   CHECK_FALSE(legal_key(std::string(251, 'k')));
   CHECK(legal_key(std::string(250, 'k')));
+}
+
+TEST_CASE("the item store matches a reference LRU under random churn") {
+  // A reference LRU (std::list + std::map) and the flat store see the same random operations;
+  // small key space and capacity so evictions, overwrites, erases and index shifts all happen.
+  LruItemStore store(64);
+  std::list<std::pair<std::string, McItem>> ref;  // front = most recently used
+  std::uint64_t ref_evictions = 0;
+  std::uint64_t x = 12345;
+  auto next = [&] {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return x >> 33;
+  };
+  auto ref_find = [&](const std::string& k) {
+    for (auto it = ref.begin(); it != ref.end(); ++it) {
+      if (it->first == k) return it;
+    }
+    return ref.end();
+  };
+  for (int step = 0; step < 200000; ++step) {
+    std::string key = "post/" + std::to_string(next() % 200);
+    auto it = ref_find(key);
+    switch (next() % 4) {
+      case 0:
+      case 1: {
+        auto got = store.get(key);
+        REQUIRE(got.has_value() == (it != ref.end()));
+        if (got) {
+          REQUIRE(got->value_bytes == it->second.value_bytes);
+          ref.splice(ref.begin(), ref, it);
+        }
+        break;
+      }
+      case 2: {
+        McItem item{static_cast<std::uint32_t>(step), 0};
+        store.set(key, item);
+        if (it != ref.end()) {
+          it->second = item;
+          ref.splice(ref.begin(), ref, it);
+        } else {
+          if (ref.size() >= 64) {
+            ref.pop_back();
+            ++ref_evictions;
+          }
+          ref.emplace_front(key, item);
+        }
+        break;
+      }
+      default:
+        REQUIRE(store.erase(key) == (it != ref.end()));
+        if (it != ref.end()) ref.erase(it);
+    }
+    REQUIRE(store.size() == ref.size());
+    REQUIRE(store.evictions() == ref_evictions);
+  }
 }
