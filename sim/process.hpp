@@ -11,11 +11,13 @@
 // lambda object); never swallow sim::Cancelled; nothing whose destructor must not run while
 // suspended may live across a co_await.
 #include <coroutine>
+#include <cstddef>
 #include <exception>
 #include <optional>
 #include <type_traits>
 #include <utility>
 
+#include "sim/frame_pool.hpp"
 #include "sim/simulation.hpp"
 
 namespace sim {
@@ -26,8 +28,12 @@ struct Cancelled : std::exception {
 };
 
 // Common base of every promise in a process, so awaiters can find the process they park.
+// Its operator new/delete put every frame in the frame pool (sim/frame_pool.hpp).
 struct PromiseBase {
   ProcState* proc = nullptr;
+
+  static void* operator new(std::size_t n) { return frame_pool::allocate(n); }
+  static void operator delete(void* p, std::size_t n) noexcept { frame_pool::deallocate(p, n); }
 };
 
 // A top-level process. Created suspended; Simulation::spawn schedules its first step.
