@@ -33,9 +33,9 @@ Simulation::~Simulation() { shutdown(); }
 void Simulation::shutdown() {
   shutting_down_ = true;
   // Pending one-shot handlers own themselves; tell every pending handler it will never fire.
-  for (const QueueEntry& e : queue_.raw()) {
+  queue_.for_each([](const QueueEntry& e) {
     if (is_handler(e.target)) as_handler(e.target)->on_discard();
-  }
+  });
   queue_.clear();
   // Destroy every frame not yet freed. Destroying a top-level frame destroys its nested
   // Task frames and runs its awaiters' destructors, which unlink them from wait lists.
@@ -68,7 +68,12 @@ Kind Simulation::intern_kind(std::string_view name) {
 void Simulation::push(Time t, void* target, std::uint32_t gen) {
   if (t < now_) t = now_;  // the past is not schedulable; "now" keeps FIFO order
   if (next_seq_ >= kSeqMax) throw std::overflow_error("event sequence space exhausted");
-  queue_.push(QueueEntry{t, (next_seq_++ << kGenBits) | (gen & kGenMask), target});
+  const QueueEntry e{t, (next_seq_++ << kGenBits) | (gen & kGenMask), target};
+  if (t == now_) {
+    queue_.push_now(e);
+  } else {
+    queue_.push(e);
+  }
 }
 
 void Simulation::schedule_at(Time t, Handler& h) {
