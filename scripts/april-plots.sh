@@ -17,6 +17,8 @@ for f in "$csv" "$summary"; do
 done
 command -v gnuplot >/dev/null || { echo "april-plots: gnuplot not installed (scripts/setup-debian.sh)" >&2; exit 1; }
 epoch=$(grep -o '"epoch": *"[^"]*"' "$summary" | head -1 | sed 's/.*"\([^"]*\)"$/\1/')
+scale=$(grep -o '"scale": *[0-9.eE+-]*' "$summary" | head -1 | sed 's/.*: *//')
+[[ -n $scale ]] || scale=1
 epoch_s=$(date -u -d "$epoch" +%s) || { echo "april-plots: cannot read the epoch in $summary" >&2; exit 1; }
 header=$(head -1 "$csv")
 col() {  # 1-based column of a header name, or 0
@@ -44,8 +46,9 @@ plot "$csv" every ::1 using (x(\$$t)):(g=column($(need 'user.requests.good{dc=ea
 set yrange [*:*]
 set output "$out/time-wait.$fmt"; set title "TCP sockets in TIME_WAIT (simulated size)"; set ylabel "sockets"
 plot "$csv" using (x(\$$t)):$(need "tcp.time_wait$(h east)") with lines title "east", "" using (x(\$$t)):$(need "tcp.time_wait$(h west)") with lines title "west"
-set output "$out/threads.$fmt"; set title "OS threads of the data-plane process (Go Ms + sysmon)"; set ylabel "threads"
-plot "$csv" using (x(\$$t)):$(need "go.threads$(h east)") with lines title "east", "" using (x(\$$t)):$(need "go.threads$(h west)") with lines title "west"
+set output "$out/threads.$fmt"; set title "OS threads of the data-plane process (Go Ms + sysmon), at full size = simulated / scale ($scale)"; set ylabel "threads (full size)"; set logscale y; set key right center noenhanced
+plot "$csv" using (x(\$$t)):(column($(need "go.threads$(h east)"))/$scale) with lines title "east", "" using (x(\$$t)):(column($(need "go.threads$(h west)"))/$scale) with lines title "west", 150 with lines dt 3 lc rgb "gray" title "PM: 150 healthy", 1500 with lines dt 2 lc rgb "gray" title "PM: 1,500 in the spiral", 10000 with lines dt 4 lc rgb "red" title "Go: 10,000-thread limit"
+unset logscale y; set key top left
 set output "$out/memory.$fmt"; set title "east process memory (simulated size)"; set ylabel "MiB"
 plot "$csv" using (x(\$$t)):(column($(need "go.rss_bytes$(h east)"))/1048576) with lines title "RSS", "" using (x(\$$t)):(column($(need "go.heap_bytes$(h east)"))/1048576) with lines title "heap", "" using (x(\$$t)):(column($(need "go.rss_bytes$(h west)"))/1048576) with lines dt 2 title "RSS west"
 set output "$out/gc-pause.$fmt"; set title "last GC stop-the-world pause"; set ylabel "µs"; set logscale y

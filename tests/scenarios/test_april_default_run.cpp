@@ -95,6 +95,12 @@ TEST_CASE("April default run: the whole period against the issue's Must show", "
       double bad = r.delta(std::string("user.requests.bad{dc=") + dc + "}", 0, client);
       REQUIRE(good > 1000);
       CHECK(good / (good + bad) >= 0.999);
+      // ~150 OS threads per process at full size (threads scale with the cores: 128 x scale).
+      const double full_size =
+          r.max_in("go.threads" + host(dc), 0, client) / r.scenario->scale;
+      INFO(dc << " healthy threads at full size " << full_size);
+      CHECK(full_size >= 100);
+      CHECK(full_size <= 200);
     }
   }
 
