@@ -522,7 +522,7 @@ class Loader {
       const YAML::Node s = it->second;
       if (!c_.keys(s, path,
                    {"client", "from", "target", "rate", "request_size", "diurnal", "start", "stop",
-                    "deadline", "enabled", "scale_by"},
+                    "deadline", "enabled", "scale_by", "user_facing"},
                    {"from", "target", "rate"})) {
         continue;
       }
@@ -588,6 +588,12 @@ class Loader {
       if (s["enabled"]) {
         if (auto b = c_.parse(s["enabled"], join(path, "enabled"), "true or false", parse_bool)) {
           src.enabled = *b;
+        }
+      }
+      if (s["user_facing"]) {
+        if (auto b = c_.parse(s["user_facing"], join(path, "user_facing"), "true or false",
+                              parse_bool)) {
+          src.user_facing = *b;
         }
       }
       if (s["scale_by"]) {

@@ -42,9 +42,11 @@ class SourceDriver final : public sim::Handler {
     failed_ = &m.counter("requests.failed", l);
     late_ = &m.counter("requests.late", l);
     latency_ = &m.histogram("requests.latency_ns", l);
-    sim::Labels dc{{"dc", spec.from}};
-    dc_good_ = &m.counter("user.requests.good", dc);
-    dc_bad_ = &m.counter("user.requests.bad", dc);
+    if (spec.user_facing) {
+      sim::Labels dc{{"dc", spec.from}};
+      dc_good_ = &m.counter("user.requests.good", dc);
+      dc_bad_ = &m.counter("user.requests.bad", dc);
+    }
     m.gauge_fn("requests.in_flight", l, [this] { return static_cast<double>(in_flight_); });
   }
 
@@ -112,7 +114,7 @@ class SourceDriver final : public sim::Handler {
       (resp.ok ? ok_ : failed_)->add();
       if (resp.ok && now > deadline) late_->add();
       // What the user saw, per datacenter the request left from: answered in time or not.
-      (resp.ok && now <= deadline ? dc_good_ : dc_bad_)->add();
+      if (spec_.user_facing) (resp.ok && now <= deadline ? dc_good_ : dc_bad_)->add();
       if (resp.ok) latency_->record(now - issued_at);
     };
     issued_->add();
@@ -137,8 +139,8 @@ class SourceDriver final : public sim::Handler {
   sim::Counter* ok_;
   sim::Counter* failed_;
   sim::Counter* late_;
-  sim::Counter* dc_good_;
-  sim::Counter* dc_bad_;
+  sim::Counter* dc_good_ = nullptr;  // null for an internal (not user-facing) client
+  sim::Counter* dc_bad_ = nullptr;
   sim::Histogram* latency_;
 };
 

@@ -51,6 +51,10 @@ struct SourceSpec {
   // `scale_by: size`: keep the request rate and shrink each request's size by `scale` instead
   // (a batch client whose every batch must still eat the same share of a scaled resource).
   bool scale_by_size = false;
+  // Counted in `user.requests.good/bad{dc}`, the per-datacenter success people see. An
+  // internal client (a batch job, a backfill) says `user_facing: false`: its outcomes stay in
+  // the per-client `requests.*` counters only.
+  bool user_facing = true;
 };
 
 enum class ActionType { SetParam, SetSourceRate, StartSource, StopSource, Crash, Restart };

@@ -43,6 +43,8 @@ std::vector<Case> cases() {
        "params.workers: '99999999999999999999999' is too large"},
       {"unknown service kind", with("kind: queue-server", "kind: queue-servr"),
        "unknown service kind 'queue-servr'; did you mean 'queue-server'?"},
+      {"user_facing not a boolean", with("rate: 100/s", "rate: 100/s\n    user_facing: maybe"),
+       "t.yaml:18:18: sources.r.user_facing: not a boolean"},
       {"dangling endpoint", with("target: web.serve", "target: web.serv"),
        "sources.r.target: service 'web' (queue-server) has no endpoint 'serv' (expected one of: "
        "serve)"},
