@@ -89,3 +89,26 @@ TEST_CASE("queue-server with a capacity rejects at the M/M/c/K blocking rate") {
   INFO("blocking " << r.mean << " +- " << r.half_width);
   CHECK(std::fabs(r.mean - 0.25) <= r.half_width);
 }
+
+TEST_CASE("an internal client (user_facing: false) is counted per client, not as users") {
+  const std::string text = testing::kValidScenario + std::string(R"(  batch:
+    client: batch-job
+    from: east
+    target: web.serve
+    rate: 50/s
+    user_facing: false
+)");
+  Scenario s = load_scenario_text(text, "t.yaml", builtin_registry());
+  ScenarioRun run(s, builtin_registry());
+  run.run();
+  auto& m = run.metrics();
+  auto count = [&m](const std::string& name) { return m.contains(name) ? m.value(name) : 0.0; };
+  const double users = count("user.requests.good{dc=east}") + count("user.requests.bad{dc=east}");
+  const double readers = m.value("requests.issued{client=r,endpoint=serve}");
+  const double batch = m.value("requests.issued{client=batch-job,endpoint=serve}");
+  INFO("users " << users << " readers " << readers << " batch " << batch);
+  REQUIRE(batch > 1000);  // ~50/s for a minute
+  // Every user-facing request that completed is counted once; none of the batch job's.
+  CHECK(users <= readers);
+  CHECK(users >= readers - 20);  // a few may still be in flight at the end
+}
