@@ -259,9 +259,8 @@ class QueueServer final : public Instance {
     // order whatever the hash; the bucket walk is the order other hash tables iterate in.)
     struct AddressHash {
       std::size_t operator()(const Worker* w) const {
-        // determinism-ok: planted non-determinism, compiled only with SKYSIM_PLANTED_BUGS
-        return std::hash<std::string_view>{}(
-            std::string_view(reinterpret_cast<const char*>(&w), sizeof w));
+        const std::string_view address(reinterpret_cast<const char*>(&w), sizeof w);
+        return std::hash<std::string_view>{}(address);  // determinism-ok: planted bug only
       }
     };
     std::unordered_set<Worker*, AddressHash> idle;

@@ -81,7 +81,7 @@ DataPlaneHost::DataPlaneHost(sim::Simulation& sim, DataPlaneConfig cfg)
       cache_(sim, net::Endpoint{net::kLoopback, 11211}, cfg_.cache_server, cfg_.name + "/memcached"),
       go_(sim, cfg_.go),
       sink_(cfg_.log_sink),
-      logger_(std::make_unique<logsink::Logger>(go_, sink_, cfg_.logger)),
+      logger_(go_, sink_, cfg_.logger),
       scylla_(sim.stream(cfg_.name + "/scylla"), cfg_.scylla_concurrency, cfg_.scylla_read_median,
               cfg_.scylla_read_p99),
       keys_rng_(sim.stream(cfg_.name + "/keys")),
@@ -189,7 +189,7 @@ void DataPlaneHost::set_get_post_record_limit(std::int64_t limit) {
 void DataPlaneHost::set_log_policy(logsink::LogPolicy p) {
   note("log policy changed");
   cfg_.logger.policy = p;
-  logger_->set_policy(p);  // the same logger: goroutines may be parked on its fd lock
+  logger_.set_policy(p);  // the same logger: goroutines may be parked on its fd lock
 }
 
 void DataPlaneHost::get_post_record(std::int64_t uris, PostMix mix, RpcDone done) {
@@ -246,7 +246,7 @@ sim::Task<errgroup::Error> DataPlaneHost::fetch_post(std::string key) {
   }
   if (!got.resumable()) {  // not a miss: "failed to get post cache item"
     note_cache_error(got);
-    co_await logger_->error();
+    co_await logger_.error();
   }
   co_await scylla_.read();
   ++stats_.scylla_reads;
@@ -254,7 +254,7 @@ sim::Task<errgroup::Error> DataPlaneHost::fetch_post(std::string key) {
   memcached::McResult put = co_await mc.set(key, memcached::McItem{1024, 0});
   if (!put.ok()) {  // "failed to set post cache item" (domain.md §1.5)
     note_cache_error(put);
-    co_await logger_->error();
+    co_await logger_.error();
   }
   go_.release(cfg_.live_per_uri_bytes);
   co_return errgroup::Error{};

@@ -108,7 +108,7 @@ class DataPlaneHost {
   memcached::Server& cache_server() { return cache_; }
   memcached::Client& cache_client() { return *client_; }
   logsink::LogSink& log_sink() { return sink_; }
-  logsink::Logger& logger() { return *logger_; }
+  logsink::Logger& logger() { return logger_; }
   ScyllaShare& scylla() { return scylla_; }
   const DataPlaneStats& stats() const { return stats_; }
   const std::vector<HostEvent>& events() const { return events_; }
@@ -140,7 +140,7 @@ class DataPlaneHost {
   memcached::Server cache_;
   goruntime::GoProcess go_;
   logsink::LogSink sink_;
-  std::unique_ptr<logsink::Logger> logger_;
+  logsink::Logger logger_;
   ScyllaShare scylla_;
   sim::Rng& keys_rng_;
   net::FixedSourceDialer fixed_dialer_;

@@ -159,8 +159,9 @@ sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
   // port was taken (or the error decided) when the search began: the kernel holds the
   // bucket lock from finding a port to reserving it, so the outcome cannot change.
   const sim::Duration kernel = config_.port_scan_ns * static_cast<sim::Duration>(d.ports_scanned);
+  const bool charge_kernel = syscall_ && kernel >= syscall_shortest_;
   if (!d.ok()) {
-    if (syscall_ && kernel >= syscall_shortest_) {
+    if (charge_kernel) {
       co_await syscall_(kernel);
     }
     ++stats_.dial_errors;
@@ -175,7 +176,7 @@ sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
   c.client_life = life_;
   ++open_conns_;
   try {
-    if (syscall_ && kernel >= syscall_shortest_) {
+    if (charge_kernel) {
       co_await syscall_(kernel);
       check_usable(&c);
     }

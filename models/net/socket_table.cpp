@@ -5,6 +5,18 @@
 #include <utility>
 
 namespace skysim::net {
+namespace {
+
+// Ports the kernel's search examines from a random start with `free` of `range` ports free
+// (DialOutcome::ports_scanned says why it matters).
+std::uint32_t expected_scan(std::uint32_t range, std::uint32_t free) {
+  if (free == 0) {
+    return range;
+  }
+  return std::max<std::uint32_t>(1, (range + 1) / (free + 1));
+}
+
+}  // namespace
 
 const char* state_name(SocketState s) {
   switch (s) {
@@ -133,17 +145,12 @@ bool NetNamespace::tw_reuse_allowed(Ipv4 local_ip, Endpoint remote) const {
 
 // ---- the dial paths ----
 
-std::uint32_t NetNamespace::expected_scan(std::uint32_t range, std::uint32_t free) {
-  if (free == 0) {
-    return range;
-  }
-  return std::max<std::uint32_t>(1, (range + 1) / (free + 1));
-}
-
-DialOutcome NetNamespace::fail(Errno e, DialStep step, bool has_laddr, Ipv4 ip, Endpoint remote) {
+DialOutcome NetNamespace::fail(Errno e, DialStep step, bool has_laddr, Ipv4 ip, Endpoint remote,
+                               std::uint32_t ports_scanned) {
   ++counters_.dial_errors[static_cast<int>(e)];
   DialOutcome out;
   out.error = DialError{e, step, has_laddr, Endpoint{ip, 0}, remote};
+  out.ports_scanned = ports_scanned;
   return out;
 }
 
@@ -161,9 +168,7 @@ DialOutcome NetNamespace::bind_connect(Ipv4 local_ip, Endpoint remote, OwnerId o
   LocalIp& l = ip_state(local_ip);
   const std::uint32_t scanned = expected_scan(l.all.range(), l.all.free_ports());
   if (l.all.free_ports() == 0) {
-    DialOutcome out = fail(Errno::kEADDRINUSE, DialStep::kBind, true, local_ip, remote);
-    out.ports_scanned = scanned;
-    return out;
+    return fail(Errno::kEADDRINUSE, DialStep::kBind, true, local_ip, remote, scanned);
   }
   // Next-fit from the last port handed out, like Linux's rotating offset: successive binds get
   // successive ports, and the oldest (first to expire) ports come round again first.
@@ -210,9 +215,7 @@ DialOutcome NetNamespace::connect_from(Ipv4 ip, Endpoint remote, OwnerId owner, 
     if (l.all.empty()) {
       ips_.erase(ip.value);
     }
-    DialOutcome out = fail(Errno::kEADDRNOTAVAIL, DialStep::kConnect, has_laddr, ip, remote);
-    out.ports_scanned = scanned;
-    return out;
+    return fail(Errno::kEADDRNOTAVAIL, DialStep::kConnect, has_laddr, ip, remote, scanned);
   }
   d.cursor = static_cast<std::uint16_t>(port == sysctl_.port_hi ? sysctl_.port_lo : port + 1);
   std::uint32_t i = new_socket(ip, port, remote, owner, false);

@@ -174,8 +174,8 @@ class NetNamespace {
   DestinationSpace* find_dest(LocalIp& l, Endpoint remote);
   bool tw_reuse_allowed(Ipv4 local_ip, Endpoint remote) const;
   DialOutcome connect_from(Ipv4 ip, Endpoint remote, OwnerId owner, bool has_laddr);
-  DialOutcome fail(Errno e, DialStep step, bool has_laddr, Ipv4 ip, Endpoint remote);
-  static std::uint32_t expected_scan(std::uint32_t range, std::uint32_t free);
+  DialOutcome fail(Errno e, DialStep step, bool has_laddr, Ipv4 ip, Endpoint remote,
+                   std::uint32_t ports_scanned);
   std::uint32_t new_socket(Ipv4 ip, std::uint16_t port, Endpoint remote, OwnerId owner,
                            bool bind_owned);
   void enter_time_wait(std::uint32_t i);

@@ -46,6 +46,14 @@ sim::Process get_or_fill(Client& mc, std::string key, std::vector<McResult>& out
 
 sim::Task<> in_kernel(sim::Duration d) { co_await sim::sleep(d); }
 
+// An ephemeral range of `ports` ports from 40000: small enough for a test to exhaust.
+net::NetSysctl ports(std::uint16_t n) {
+  net::NetSysctl s;
+  s.port_lo = 40000;
+  s.port_hi = static_cast<std::uint16_t>(40000 + n - 1);
+  return s;
+}
+
 ServerConfig roomy_server() {
   ServerConfig c;
   c.max_connections = 1'000'000;  // the outage's server accepted the whole storm
@@ -143,10 +151,7 @@ TEST_CASE("get-or-fill stores on a miss, and the server counts hits, misses and 
 }
 
 TEST_CASE("dial errors reach the caller unchanged, and the bind error is the outage's text") {
-  net::NetSysctl s;
-  s.port_lo = 40000;
-  s.port_hi = 40099;  // 100 ports
-  Host h(1, s);
+  Host h(1, ports(100));
   net::FixedSourceDialer dialer(kFixedIp);
   Client mc(h.sim, h.ns, dialer, {&h.server}, pool_of(10), 1);
   std::vector<McResult> out;
@@ -222,10 +227,7 @@ TEST_CASE(
 }
 
 TEST_CASE("a dial spends the kernel's port search in the caller's syscall hook") {
-  net::NetSysctl s;
-  s.port_lo = 40000;
-  s.port_hi = 40099;  // 100 ports
-  Host h(1, s);
+  Host h(1, ports(100));
   net::FixedSourceDialer dialer(kFixedIp);
   ClientConfig cfg = pool_of(10);
   cfg.port_scan_ns = 1000;  // 1 us per port examined
@@ -254,9 +256,7 @@ TEST_CASE("a dial spends the kernel's port search in the caller's syscall hook")
 }
 
 TEST_CASE("swapping in the random-loopback dialer (the band-aid) ends the bind errors") {
-  net::NetSysctl s;
-  s.port_lo = 40000;
-  s.port_hi = 41999;  // 2,000 ports keeps the test small; the ratios are what matter
+  net::NetSysctl s = ports(2000);  // keeps the test small; the ratios are what matter
   for (bool band_aid : {false, true}) {
     Host h(9, s);
     net::FixedSourceDialer fixed(kFixedIp);
@@ -472,10 +472,7 @@ TEST_CASE("keys spread over servers by crc32 modulo, as gomemcache's PickServer"
 
 TEST_CASE("the same seed gives the same run") {
   auto run_once = [] {
-    net::NetSysctl s;
-    s.port_lo = 40000;
-    s.port_hi = 40999;
-    Host h(77, s);
+    Host h(77, ports(1000));
     net::RandomLoopbackDialer spread(h.sim.stream("dialer"), net::LoopbackSpread{1, 2, 2});
     Client mc(h.sim, h.ns, spread, {&h.server}, pool_of(50), 1);
     std::vector<McResult> out;
