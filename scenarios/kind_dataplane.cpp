@@ -50,6 +50,10 @@ std::vector<sim::ParamSpec> dataplane_params() {
         false, 1, 4096),
       p("gomaxprocs", ParamType::Count, "", "0",
         "GOMAXPROCS at full scale (scaled like cores); 0 = cores (Go default)", false, 0, 4096),
+      p("sysmon_parks", ParamType::Bool, "", "true",
+        "sysmon parks when it finds every P idle and the next syscall wakes it at its 20 us "
+        "sleep (Go's runtime); false = the real load never leaves every P idle at once, so "
+        "sysmon stays backed off (for a scenario whose users are a sample of the load)"),
       p("gogc", ParamType::Int, "%", "100", "GOGC; -1 = off (values not found, §1.4)", false, -1,
         100000),
       p("gomemlimit", ParamType::Size, "bytes", "0",
@@ -172,6 +176,7 @@ DataPlaneConfig config_from(const HostContext& ctx) {
   c.go.name = ctx.path();
   c.go.cores = static_cast<int>(scaled(v.count("cores"), s));
   c.go.gomaxprocs = v.count("gomaxprocs") > 0 ? static_cast<int>(scaled(v.count("gomaxprocs"), s)) : 0;
+  c.go.sysmon_parks_when_idle = v.flag("sysmon_parks");
   c.go.gogc = static_cast<int>(v.integer("gogc"));
   c.go.gomemlimit_bytes = v.size_bytes("gomemlimit") > 0 ? scaled(v.size_bytes("gomemlimit"), s) : 0;
   c.go.container_memory_limit_bytes =

@@ -23,6 +23,10 @@ struct GoConfig {
   sim::Duration sysmon_tick_min = 20 * sim::kMicrosecond;
   sim::Duration sysmon_tick_max = 10 * sim::kMillisecond;
   int sysmon_idle_ticks_before_backoff = 50;  // runtime/proc.go sysmon: `idle > 50`
+  // runtime/proc.go sysmon: a tick that finds every P idle parks sysmon on sched.sysmonnote; the
+  // next syscall (or the end of an STW) wakes it at its 20 µs sleep. false = a process whose
+  // load never leaves every P idle at once (a model that samples its load sets this).
+  bool sysmon_parks_when_idle = true;
   // retake() hands off a syscall's P even with no queued work once the syscall is 10 ms old.
   sim::Duration syscall_retake_idle = 10 * sim::kMillisecond;
   // forcePreemptNS: a goroutine running 10 ms is preempted (here: at slice ends).

@@ -125,12 +125,13 @@ void GoProcess::begin_stw(GcPhase phase) {
   gc_advance();
   if (phase == GcPhase::kMarkTermination) {
     // Mark workers stop; their Ps and Ms go idle until the world restarts.
-    ps_idle_ += ps_gc_;
+    p_goes_idle(ps_gc_);
     m_idle_ += ps_gc_;
     ps_gc_ = 0;
   }
   phase_ = phase;
   stw_ = true;
+  stw_began_ = sim_.now();
   // Stopping the world waits for every M and preempts every goroutine: its length grows with
   // both (domain.md §3.3; the slopes are assumptions, the post-mortem gives no pause numbers).
   sim::Duration pause = cfg_.stw_base + cfg_.stw_per_thread * threads() +
@@ -248,6 +249,7 @@ void GoProcess::gc_step() {
   switch (phase_) {
     case GcPhase::kSweepTermination:
       stw_ = false;
+      sysmon_after_stw(stw_began_);
       start_mark();
       dispatch();
       break;
@@ -261,6 +263,7 @@ void GoProcess::gc_step() {
       break;
     case GcPhase::kMarkTermination:
       stw_ = false;
+      sysmon_after_stw(stw_began_);
       finish_mark();
       dispatch();
       maybe_start_gc();

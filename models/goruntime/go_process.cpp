@@ -78,6 +78,8 @@ void GoProcess::reset_process() {
   goroutines_ = 0;
   runq_len_ = 0;
   ps_idle_ = procs_;
+  all_idle_since_ = sim_.now();
+  sysmon_parked_ = false;
   ps_running_ = ps_syscall_ = ps_gc_ = 0;
   m_total_ = cfg_.initial_threads - 1;  // threads() adds sysmon
   m_idle_ = m_total_;
@@ -87,7 +89,7 @@ void GoProcess::reset_process() {
   stw_ = false;
   forced_stw_ = false;
   cpu_busy_ns_ = 0;
-  syscalls_ = handoffs_ = 0;
+  syscalls_ = handoffs_ = sysmon_wakes_ = 0;
   runq_wait_hist_.reset();
   heap_live_ = heap_alloc_ = heap_marked_ = heap_peak_ = 0;
   rss_peak_ = 0;
@@ -167,7 +169,7 @@ bool GoProcess::try_grant_idle_p() {
   if (!acquire_m()) {
     return false;
   }
-  --ps_idle_;
+  p_leaves_idle();
   ++ps_running_;
   return true;
 }
@@ -208,7 +210,7 @@ void GoProcess::p_becomes_free() {
     grant_front();
     return;
   }
-  ++ps_idle_;
+  p_goes_idle();
   ++m_idle_;  // the M parks (stopm); Go keeps it, so the thread count never drops
 }
 
@@ -217,15 +219,56 @@ void GoProcess::dispatch() {
     if (!acquire_m()) {
       return;
     }
-    --ps_idle_;
+    p_leaves_idle();
     add_gc_worker();
   }
   while (alive_ && !runq_.empty() && can_run_more()) {
     if (!acquire_m()) {
       return;
     }
-    --ps_idle_;
+    p_leaves_idle();
     grant_front();
+  }
+}
+
+// sysmon's deep sleep (runtime/proc.go sysmon): at a tick that finds every P idle (or the world
+// stopped) it sleeps on sched.sysmonnote instead of usleep. The next goroutine to enter a
+// syscall, an M leaving one for an idle P, or the end of a stop-the-world wakes it, and a
+// woken sysmon starts again at 20 µs ("a bet that ... it may need to do it again shortly").
+// The model has no runtime timers, so a parked sysmon waits for one of those wakes.
+void GoProcess::p_goes_idle(std::int64_t n) {
+  ps_idle_ += n;
+  if (ps_idle_ == procs_ && all_idle_since_ == sim::kTimeMax) {
+    all_idle_since_ = sim_.now();
+  }
+}
+
+void GoProcess::p_leaves_idle() {
+  if (all_idle_since_ != sim::kTimeMax) {
+    // A sysmon tick inside the all-idle spell found npidle == gomaxprocs and parked.
+    if (cfg_.sysmon_parks_when_idle &&
+        sysmon_.next_tick_after(all_idle_since_ - 1) < sim_.now()) {
+      sysmon_parked_ = true;
+    }
+    all_idle_since_ = sim::kTimeMax;
+  }
+  --ps_idle_;
+}
+
+void GoProcess::wake_parked_sysmon() {
+  if (sysmon_parked_) {
+    sysmon_parked_ = false;
+    sysmon_.reset(sim_.now());
+    ++sysmon_wakes_;
+  }
+}
+
+void GoProcess::sysmon_after_stw(sim::Time stw_began) {
+  // startTheWorldWithSema wakes a sysmon that parked because gcwaiting was set.
+  // A tick during the pause sees gcwaiting and parks, whatever the load.
+  if (sysmon_parked_ || sysmon_.next_tick_after(stw_began - 1) < sim_.now()) {
+    sysmon_parked_ = true;
+    wake_parked_sysmon();
   }
 }
 
@@ -251,6 +294,7 @@ void GoProcess::enter_syscall(SyscallRecord& rec) {
   rec.since = sim_.now();
   rec.retaken = false;
   in_syscall_.push_back(rec);
+  wake_parked_sysmon();
   kick_sysmon();
 }
 
@@ -265,8 +309,9 @@ bool GoProcess::exit_syscall(SyscallRecord& rec) {
     return false;
   }
   if (can_run_more()) {
-    // exitsyscallfast: this M grabs an idle P.
-    --ps_idle_;
+    // exitsyscallfast: this M grabs an idle P (and wakes a sysmon that slept meanwhile).
+    p_leaves_idle();
+    wake_parked_sysmon();
     ++ps_running_;
     release_p();
     return false;
@@ -293,7 +338,7 @@ void GoProcess::retake(SyscallRecord& rec) {
     }
     return;
   }
-  ++ps_idle_;
+  p_goes_idle();
 }
 
 void GoProcess::kick_sysmon() {
@@ -303,8 +348,11 @@ void GoProcess::kick_sysmon() {
   sim::Time now = sim_.now();
   const SyscallRecord& oldest = in_syscall_.front();
   bool work = !runq_.empty() || gc_wants_worker();
-  sim::Time ready = oldest.since + (work ? sysmon_.delay_at(now) : cfg_.syscall_retake_idle);
-  sim::Time t = sysmon_.next_tick_after(std::max(now, ready - 1));
+  // retake() acts on the second tick that sees the same syscall (the first records its
+  // syscalltick), so a syscall entered on a tick is retaken two ticks later, not one.
+  sim::Time ready = work ? oldest.since + sysmon_.delay_at(now)
+                         : oldest.since + cfg_.syscall_retake_idle - 1;
+  sim::Time t = sysmon_.next_tick_after(std::max(now, ready));
   if (t < sysmon_next_ || sysmon_next_ < now) {
     sysmon_next_ = t;
     sim_.schedule_at(t, sysmon_event_);
@@ -323,7 +371,7 @@ void GoProcess::sysmon_pass() {
     SyscallRecord& oldest = in_syscall_.front();
     sim::Duration age = now - oldest.since;
     bool work = !runq_.empty() || gc_wants_worker();
-    if (age < delay || (!work && age < cfg_.syscall_retake_idle)) {
+    if (age <= delay || (!work && age < cfg_.syscall_retake_idle)) {
       break;  // younger syscalls are behind it
     }
     retake(oldest);
@@ -572,6 +620,7 @@ void GoProcess::crash(CrashReason reason) {
   reset_process();
   m_total_ = m_idle_ = 0;
   ps_idle_ = 0;
+  all_idle_since_ = sim::kTimeMax;
   if (on_crash_) {
     on_crash_(reason, msg);
   }

@@ -152,6 +152,9 @@ class GoProcess {
   const sim::Histogram& run_queue_wait() const { return runq_wait_hist_; }
   std::uint64_t syscalls() const { return syscalls_; }
   std::uint64_t handoffs() const { return handoffs_; }
+  // Times a parked sysmon was woken (by a syscall, an M taking an idle P, or the end of an STW)
+  // and so started again at its shortest sleep.
+  std::uint64_t sysmon_wakes() const { return sysmon_wakes_; }
   std::uint64_t oom_kills() const { return oom_kills_; }
   std::uint64_t crashes() const { return crashes_; }
   std::uint64_t restarts() const { return restarts_; }
@@ -195,6 +198,10 @@ class GoProcess {
   void retake(SyscallRecord& rec);
   void kick_sysmon();
   void sysmon_pass();
+  void p_goes_idle(std::int64_t n = 1);
+  void p_leaves_idle();
+  void wake_parked_sysmon();
+  void sysmon_after_stw(sim::Time stw_began);
   sim::Task<> syscall_impl(WriteTarget* target, std::int64_t bytes, sim::Duration d);
   sim::Task<> run_on_p(sim::Duration work, bool gc_assist);
   sim::Task<> alloc_impl(std::int64_t bytes, bool keep);
@@ -248,7 +255,11 @@ class GoProcess {
   SysmonClock sysmon_;
   SysmonEvent sysmon_event_;
   sim::Time sysmon_next_ = sim::kTimeMax;
+  sim::Time all_idle_since_ = sim::kTimeMax;  // every P idle since then (kTimeMax: not now)
+  bool sysmon_parked_ = false;                // in its deep sleep on sched.sysmonnote
+  std::uint64_t sysmon_wakes_ = 0;
   bool stw_ = false;
+  sim::Time stw_began_ = 0;
   sim::Duration cpu_busy_ns_ = 0;
   std::uint64_t syscalls_ = 0;
   std::uint64_t handoffs_ = 0;

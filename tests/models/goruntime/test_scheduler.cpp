@@ -198,3 +198,71 @@ TEST_CASE("same seed, same run: the fingerprint repeats") {
   };
   CHECK(run() == run());
 }
+
+namespace {
+sim::Task<> one_syscall(GoProcess& go, Duration d, Time& last_return) {
+  co_await go.syscall(d);
+  last_return = std::max(last_return, go.simulation().now());
+}
+
+struct WakeRun {
+  std::int64_t threads = 0;
+  std::uint64_t handoffs = 0;
+  std::uint64_t wakes = 0;
+  Time done_after = 0;  // from the burst to its last syscall's return
+};
+
+// A process idle for a second (sysmon long backed off to 10 ms), then a burst of 2-ms syscalls,
+// more than there are Ps: what Ps, threads and time does the burst take?
+WakeRun idle_then_syscall_burst(bool parks, int goroutines = 20) {
+  Simulation sim(5);
+  GoConfig cfg;
+  cfg.cores = 2;
+  cfg.sysmon_parks_when_idle = parks;
+  GoProcess go(sim, cfg);
+  sim.run_until(kSecond);
+  Time last_return = 0;
+  for (int i = 0; i < goroutines; ++i) {
+    go.go(one_syscall(go, 2 * kMillisecond, last_return));
+  }
+  sim.run_until(2 * kSecond);
+  WakeRun r;
+  CHECK(go.goroutines() == 0);
+  r.done_after = last_return - kSecond;
+  r.threads = go.threads();
+  r.handoffs = go.handoffs();
+  r.wakes = go.sysmon_wakes();
+  sim.shutdown();
+  return r;
+}
+}  // namespace
+
+TEST_CASE("sysmon parks while every P is idle, and the next syscall wakes it at 20 us") {
+  // Go's sysmon: a tick finding npidle == gomaxprocs sleeps on sysmonnote; entersyscall wakes
+  // it with idle = 0, so the burst's 2-ms syscalls are retaken after one or two 20-us ticks and
+  // each hands its P to a new M: all 20 run at once.
+  WakeRun woken = idle_then_syscall_burst(true);
+  CHECK(woken.wakes == 1);
+  CHECK(woken.handoffs >= 18);
+  CHECK(woken.threads >= 20);
+  CHECK(woken.done_after < 3 * kMillisecond);
+  // A sysmon that never parks stays at its 10-ms sleep and never sees the same 2-ms syscall
+  // twice: the 2 Ps take the 20 syscalls in turn.
+  WakeRun backed_off = idle_then_syscall_burst(false);
+  CHECK(backed_off.wakes == 0);
+  CHECK(backed_off.handoffs == 0);
+  CHECK(backed_off.threads <= 4);
+  CHECK(backed_off.done_after == 20 * kMillisecond);
+}
+
+TEST_CASE("with sysmon awake, back-to-back syscalls hold P x d / (2 ticks) threads") {
+  // Each P's syscall is retaken on the second tick that sees it (the first only records its
+  // syscalltick), and the next goroutine enters the next syscall at once: every P starts a
+  // syscall every 2 x 20 us, each holds its M for d, so P x d / 40 us Ms are in syscalls.
+  WakeRun r = idle_then_syscall_burst(true, 2000);
+  const double in_syscalls = 2 * (2e-3 / 40e-6);  // 100
+  INFO("threads " << r.threads);
+  CHECK(static_cast<double>(r.threads) == Approx(in_syscalls + 2 + 1).epsilon(0.05));
+  // 2,000 syscalls of 2 ms through 100 Ms: ~40 ms, not the 2 s two Ps would take.
+  CHECK(r.done_after == Approx(2000 * 2e6 / in_syscalls).epsilon(0.05));
+}

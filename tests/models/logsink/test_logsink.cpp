@@ -120,10 +120,11 @@ TEST_CASE("a saturated log sink grows threads; counting errors instead does not"
   // its P is handed to a new M, sysmon's sleep resets to 20 us, and every blocked writer
   // from then on costs a thread.
   auto threads_at = [](double rate, LogPolicy policy, double drain_bytes_per_second,
-                       bool fd_lock = false) {
+                       bool fd_lock = false, bool sysmon_parks = true) {
     Simulation sim(4);
     goruntime::GoConfig gc;
     gc.cores = 4;
+    gc.sysmon_parks_when_idle = sysmon_parks;
     goruntime::GoProcess go(sim, gc);
     SinkConfig sc;
     sc.drain_bytes_per_second = drain_bytes_per_second;
@@ -140,8 +141,12 @@ TEST_CASE("a saturated log sink grows threads; counting errors instead does not"
   };
   auto calm = threads_at(10'000, LogPolicy::kEveryError, 20e6);
   // 4 Ps of writers each wait ~4 × 1.65 ms = 6.6 ms: shorter than sysmon's backed-off 10 ms
-  // sleep, so no P is ever retaken: the writers throttle the process instead.
-  auto hidden = threads_at(10'000, LogPolicy::kEveryError, 200e3);
+  // sleep, so no P is ever retaken: the writers throttle the process instead. That needs a
+  // sysmon that stays backed off (a process never idle on every P at once) ...
+  auto hidden = threads_at(10'000, LogPolicy::kEveryError, 200e3, false, false);
+  // ... while here, before the pipe fills, every P is idle between errors: sysmon parks, the
+  // next write wakes it at 20 us, and the first 1.65-ms wait is retaken.
+  auto woken = threads_at(10'000, LogPolicy::kEveryError, 200e3);
   // 4 × 3.3 ms = 13 ms: sysmon sees a syscall across one sleep, retakes, resets to 20 us,
   // and from then on every blocked writer gets its P taken and a thread is started.
   auto saturated = threads_at(10'000, LogPolicy::kEveryError, 100e3);
@@ -153,10 +158,12 @@ TEST_CASE("a saturated log sink grows threads; counting errors instead does not"
   WARN("with the fd write lock: " << locked);
   CHECK(locked <= 4 + 2 + 1);  // Ps, m0 + sysmon, one writer's M
   WARN("threads at 10k errors/s: fast sink "
-       << calm << ", 200 KB/s sink " << hidden << ", 100 KB/s sink " << saturated
+       << calm << ", 200 KB/s sink " << hidden << " (" << woken << " if sysmon parks)"
+       << ", 100 KB/s sink " << saturated
        << ", 100 KB/s sampled 1/100 " << sampled << ", 100 KB/s count-only " << counted);
   CHECK(calm <= 6);
   CHECK(hidden <= 6);
+  CHECK(woken > 100);
   CHECK(saturated > 100);
   CHECK(sampled <= 6);
   CHECK(counted <= 6);
