@@ -18,6 +18,7 @@ void GoConfig::validate() const {
   require(gomaxprocs >= 0, "gomaxprocs", "must be >= 0 (0 = cores)");
   require(sysmon_tick_min > 0, "sysmon_tick_min", "must be > 0");
   require(sysmon_tick_max >= sysmon_tick_min, "sysmon_tick_max", "must be >= sysmon_tick_min");
+  require(sysmon_timer_slack >= 0, "sysmon_timer_slack", "must be >= 0");
   require(sysmon_idle_ticks_before_backoff >= 0, "sysmon_idle_ticks_before_backoff",
           "must be >= 0");
   require(syscall_retake_idle > 0, "syscall_retake_idle", "must be > 0");

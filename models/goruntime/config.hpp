@@ -23,6 +23,10 @@ struct GoConfig {
   sim::Duration sysmon_tick_min = 20 * sim::kMicrosecond;
   sim::Duration sysmon_tick_max = 10 * sim::kMillisecond;
   int sysmon_idle_ticks_before_backoff = 50;  // runtime/proc.go sysmon: `idle > 50`
+  // Linux timer slack: each nanosleep may overrun by the thread's slack, 50 µs by default
+  // (prctl(2) PR_SET_TIMERSLACK); measured, a 10-µs sleep lasts ~68 µs (openjdk JDK-8307766)
+  // and nothing sleeps under ~55 µs (librdkafka #1450). So sysmon's "20 µs" is ~70 µs. 0 = exact.
+  sim::Duration sysmon_timer_slack = 50 * sim::kMicrosecond;
   // runtime/proc.go sysmon: a tick that finds every P idle parks sysmon on sched.sysmonnote; the
   // next syscall (or the end of an STW) wakes it at its 20 µs sleep. false = a process whose
   // load never leaves every P idle at once (a model that samples its load sets this).

@@ -51,7 +51,8 @@ sim::Process goroutine_main(GoProcess& go, std::uint64_t incarnation, sim::Task<
 GoProcess::GoProcess(sim::Simulation& sim, GoConfig cfg)
     : sim_(sim),
       cfg_(std::move(cfg)),
-      sysmon_(cfg_.sysmon_tick_min, cfg_.sysmon_tick_max, cfg_.sysmon_idle_ticks_before_backoff) {
+      sysmon_(cfg_.sysmon_tick_min, cfg_.sysmon_tick_max, cfg_.sysmon_idle_ticks_before_backoff,
+              cfg_.sysmon_timer_slack) {
   cfg_.validate();
   procs_ = cfg_.procs();
   cpu_cap_ = std::min(procs_, cfg_.cores);

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 
 #include "models/goruntime/go_process.hpp"
@@ -111,14 +112,18 @@ ThreadRun run_blocking_writes(double lambda, Duration block, bool poisson) {
 }  // namespace
 
 TEST_CASE("blocking writes grow threads to GOMAXPROCS + lambda*d, and they never shrink") {
+  // sysmon hands each P off at most once per two ticks (~70 us each with timer slack), so 4 Ps
+  // start at most 4 / 140 us ~ 28,600 syscalls/s: faster writers queue for a P instead.
+  const double handoffs_per_s = 4 / (2 * 70e-6);
   for (auto [lambda, d] : {std::pair{20'000.0, 10 * kMillisecond},
                            {50'000.0, 20 * kMillisecond},
                            {2'000.0, 50 * kMillisecond}}) {
     ThreadRun r = run_blocking_writes(lambda, d, false);
-    double expected = 4 + lambda * to_seconds(d);
+    double expected = 4 + std::min(lambda, handoffs_per_s) * to_seconds(d);
     INFO("lambda " << lambda << " d " << d << " threads " << r.threads_loaded);
     WARN("threads with lambda=" << lambda << "/s d=" << to_seconds(d) << "s: " << r.threads_loaded
-                                << " (GOMAXPROCS + lambda*d = " << expected << ")");
+                                << " (GOMAXPROCS + min(lambda, handoff rate)*d = " << expected
+                                << ")");
     CHECK(static_cast<double>(r.threads_loaded) == Approx(expected).epsilon(0.10));
     CHECK(r.threads_after == r.threads_loaded);  // idle Ms are kept (golang/go#14592)
     CHECK(r.in_syscall_after == 0);
@@ -181,6 +186,9 @@ TEST_CASE("bad configuration is refused with the field name") {
   CHECK_THROWS_WITH(GoProcess(sim, cfg),
                     "goruntime config: trigger_max_fraction must be in "
                     "[trigger_min_fraction, 1]");
+  cfg = GoConfig{};
+  cfg.sysmon_timer_slack = -1;
+  CHECK_THROWS_WITH(GoProcess(sim, cfg), "goruntime config: sysmon_timer_slack must be >= 0");
 }
 
 TEST_CASE("same seed, same run: the fingerprint repeats") {
@@ -239,13 +247,13 @@ WakeRun idle_then_syscall_burst(bool parks, int goroutines = 20) {
 
 TEST_CASE("sysmon parks while every P is idle, and the next syscall wakes it at 20 us") {
   // Go's sysmon: a tick finding npidle == gomaxprocs sleeps on sysmonnote; entersyscall wakes
-  // it with idle = 0, so the burst's 2-ms syscalls are retaken after one or two 20-us ticks and
-  // each hands its P to a new M: all 20 run at once.
+  // it with idle = 0, so the burst's 2-ms syscalls are retaken after two ~70-us ticks and each
+  // hands its P to a new M: all 20 are in the kernel within ~1.4 ms.
   WakeRun woken = idle_then_syscall_burst(true);
-  CHECK(woken.wakes == 1);
+  CHECK(woken.wakes >= 1);  // more when every P idles again while Ms are still in syscalls
   CHECK(woken.handoffs >= 18);
   CHECK(woken.threads >= 20);
-  CHECK(woken.done_after < 3 * kMillisecond);
+  CHECK(woken.done_after < 4 * kMillisecond);
   // A sysmon that never parks stays at its 10-ms sleep and never sees the same 2-ms syscall
   // twice: the 2 Ps take the 20 syscalls in turn.
   WakeRun backed_off = idle_then_syscall_burst(false);
@@ -258,11 +266,13 @@ TEST_CASE("sysmon parks while every P is idle, and the next syscall wakes it at 
 TEST_CASE("with sysmon awake, back-to-back syscalls hold P x d / (2 ticks) threads") {
   // Each P's syscall is retaken on the second tick that sees it (the first only records its
   // syscalltick), and the next goroutine enters the next syscall at once: every P starts a
-  // syscall every 2 x 20 us, each holds its M for d, so P x d / 40 us Ms are in syscalls.
+  // syscall every 2 ticks, each holds its M for d, so P x d / (2 ticks) Ms are in syscalls.
+  // A tick is sysmon's 20 us sleep plus Linux's 50 us timer slack.
+  const double tick = 70e-6;
   WakeRun r = idle_then_syscall_burst(true, 2000);
-  const double in_syscalls = 2 * (2e-3 / 40e-6);  // 100
+  const double in_syscalls = 2 * (2e-3 / (2 * tick));  // ~28.6
   INFO("threads " << r.threads);
-  CHECK(static_cast<double>(r.threads) == Approx(in_syscalls + 2 + 1).epsilon(0.05));
-  // 2,000 syscalls of 2 ms through 100 Ms: ~40 ms, not the 2 s two Ps would take.
-  CHECK(r.done_after == Approx(2000 * 2e6 / in_syscalls).epsilon(0.05));
+  CHECK(static_cast<double>(r.threads) == Approx(in_syscalls + 2 + 1).epsilon(0.08));
+  // 2,000 syscalls of 2 ms through ~29 Ms: ~140 ms, not the 2 s two Ps would take.
+  CHECK(static_cast<double>(r.done_after) == Approx(2000 * 2e6 / in_syscalls).epsilon(0.08));
 }

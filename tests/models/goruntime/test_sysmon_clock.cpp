@@ -23,3 +23,19 @@ TEST_CASE("sysmon ticks every 20us, backs off by doubling after 50 idle ticks, c
   c.reset(kHour);
   CHECK(c.next_tick_after(kHour) == kHour + 20 * kMicrosecond);
 }
+
+TEST_CASE("timer slack stretches every sleep: a 20-us tick lasts 70 us on Linux's default slack") {
+  SysmonClock c(20 * kMicrosecond, 10 * kMillisecond, 50, 50 * kMicrosecond);
+  c.reset(0);
+  CHECK(c.next_tick_after(0) == 70 * kMicrosecond);
+  CHECK(c.delay_at(0) == 70 * kMicrosecond);
+  // The 50 short ticks now end at 3.5 ms; then 40 + 50, 80 + 50 us ...
+  const Time phase1 = 50 * 70 * kMicrosecond;
+  CHECK(c.next_tick_after(phase1 - 1) == phase1);
+  CHECK(c.next_tick_after(phase1) == phase1 + 90 * kMicrosecond);
+  CHECK(c.delay_at(phase1 + 100 * kMicrosecond) == 130 * kMicrosecond);
+  // The cap is 10 ms of requested sleep, 10.05 ms of real one.
+  CHECK(c.delay_at(kHour) == 10 * kMillisecond + 50 * kMicrosecond);
+  Time t = c.next_tick_after(kHour);
+  CHECK(c.next_tick_after(t) == t + 10 * kMillisecond + 50 * kMicrosecond);
+}
