@@ -32,6 +32,8 @@ TEST_CASE("skysim selftest --quick passes and prints one table") {
   CHECK(one.text.find("April: a healthy data-plane process has ~150 OS threads") !=
         std::string::npos);
   CHECK(count(one.text, "DEPARTS (known: docs/april-2026.md)") == 2);
+  CHECK(one.text.find("April, Go's semantics (fd write lock, sysmon parks): threads climb") !=
+        std::string::npos);
   CHECK(count(one.text, "PASS") >= 30);
 
   // Parallel replications write their own slots: the table is the same for any --jobs.
