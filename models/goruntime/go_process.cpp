@@ -235,7 +235,8 @@ void GoProcess::dispatch() {
 // sysmon's deep sleep (runtime/proc.go sysmon): at a tick that finds every P idle (or the world
 // stopped) it sleeps on sched.sysmonnote instead of usleep. The next goroutine to enter a
 // syscall, an M leaving one for an idle P, or the end of a stop-the-world wakes it, and a
-// woken sysmon starts again at 20 µs ("a bet that ... it may need to do it again shortly").
+// woken sysmon starts again at its shortest sleep, 20 µs requested, ~70 µs with timer slack
+// ("a bet that ... it may need to do it again shortly").
 // The model has no runtime timers, so a parked sysmon waits for one of those wakes.
 void GoProcess::p_goes_idle(std::int64_t n) {
   ps_idle_ += n;
