@@ -145,7 +145,7 @@ AprilChecks april_checks(const SelftestOptions& options) {
   BandCheck go_surge =
       figure("April, Go's semantics (fd write lock, sysmon parks): threads climb about tenfold",
              "x10 (accepted x5..x20)", 5, 20, "x",
-             "(east peak / west peak; the port searches' threads, no OOM spiral)");
+             "(east peak / west peak; uncontended port searches; no OOM spiral)");
   for (const MondayWindow& w : runs) {
     healthy.per_seed.push_back(w.healthy_threads / w.scale);
     surge.per_seed.push_back(w.surge_threads / std::max(1.0, w.healthy_threads));
