@@ -2,19 +2,12 @@
 // The April 2026 post-mortem's figures recomputed by the replay itself
 // (scenarios/april-2026-outage.yaml, models/dataplane): healthy OS threads, their Monday surge,
 // the crash cadence, and restarts into TIME_WAIT.
-#include <vector>
-
 #include "validation/check.hpp"
 #include "validation/selftest.hpp"
 
 namespace skysim::validation {
 
-struct AprilChecks {
-  std::vector<BandCheck> band;
-  std::vector<DirectCheck> direct;
-};
-
 // Throws the loader's ScenarioError if the April scenario cannot be read.
-AprilChecks april_checks(const SelftestOptions& options);
+FigureChecks april_checks(const SelftestOptions& options);
 
 }  // namespace skysim::validation

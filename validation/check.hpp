@@ -67,6 +67,12 @@ struct CheckRow {
   bool holds() const { return pass || known_departure; }
 };
 
+// The lines one model contributes to the published-figures part of the table.
+struct FigureChecks {
+  std::vector<BandCheck> band;
+  std::vector<DirectCheck> direct;
+};
+
 // Per-line confidence that keeps the family-wise error at `family_alpha` over `lines` lines.
 double bonferroni_confidence(int lines, double family_alpha = 0.05);
 

@@ -140,7 +140,7 @@ std::string thousands(double v) {
 
 }  // namespace
 
-FanoutChecks fanout_checks(const SelftestOptions& options) {
+FigureChecks fanout_checks(const SelftestOptions& options) {
   const std::uint32_t small = options.quick ? 10'000 : 20'000;  // whole pages, as 2M is
   const std::uint32_t followers = options.quick ? 50'000 : 200'000;
   const social::FollowGraph small_graph = population(5 * small, small, 0);
@@ -160,7 +160,7 @@ FanoutChecks fanout_checks(const SelftestOptions& options) {
     return v;
   };
   const std::string size = thousands(small) + " followers, x 2M/" + thousands(small);
-  FanoutChecks out;
+  FigureChecks out;
 
   BandCheck seq;
   seq.claim = "fan-out one follower at a time: 2M x ~600 us ≈ 20 min";

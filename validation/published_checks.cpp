@@ -160,11 +160,11 @@ PublishedChecks published_checks(const SelftestOptions& options) {
   for (auto& c : go.replicated) out.replicated.push_back(std::move(c));
   for (auto& c : go.direct) out.direct.push_back(std::move(c));
 
-  FanoutChecks fan = fanout_checks(options);
+  FigureChecks fan = fanout_checks(options);
   for (auto& c : fan.band) out.band.push_back(std::move(c));
   for (auto& c : fan.direct) out.direct.push_back(std::move(c));
 
-  AprilChecks april = april_checks(options);
+  FigureChecks april = april_checks(options);
   for (auto& c : april.band) out.band.push_back(std::move(c));
   for (auto& c : april.direct) out.direct.push_back(std::move(c));
   return out;

@@ -127,8 +127,8 @@ void DataPlaneHost::build_client() {
   client_ = std::make_unique<memcached::Client>(sim_, ns_, current_dialer(),
                                                 std::vector<memcached::Server*>{&cache_},
                                                 cfg_.cache_client, owner);
-  // A port search shorter than sysmon's shortest tick can never lose its P: charging it as a
-  // syscall would change nothing but cost events, so only longer searches go through Go.
+  // A port search shorter than sysmon's shortest tick can never lose its P, and its few µs
+  // are not worth two events: only longer searches go through Go as syscalls.
   client_->set_syscall_hook([this](sim::Duration d) { return go_.syscall(d); },
                             cfg_.go.sysmon_tick_min);
 }

@@ -268,10 +268,10 @@ void GoProcess::wake_parked_sysmon() {
 void GoProcess::sysmon_after_stw(sim::Time stw_began) {
   // startTheWorldWithSema wakes a sysmon that parked because gcwaiting was set.
   // A tick during the pause sees gcwaiting and parks, whatever the load.
-  if (sysmon_parked_ || sysmon_.next_tick_after(stw_began - 1) < sim_.now()) {
+  if (sysmon_.next_tick_after(stw_began - 1) < sim_.now()) {
     sysmon_parked_ = true;
-    wake_parked_sysmon();
   }
+  wake_parked_sysmon();
 }
 
 bool GoProcess::invariants_hold() const {

@@ -19,12 +19,18 @@ class SysmonClock {
   // sysmon found work (retook a P) at `t`: its sleep resets to the minimum.
   void reset(sim::Time t) { anchor_ = t; }
   // The first tick strictly after `t`.
-  sim::Time next_tick_after(sim::Time t) const;
+  sim::Time next_tick_after(sim::Time t) const { return tick_after(t).at; }
   // How long sysmon's sleep around `t` lasts, slack included (what a syscall must outlast to
   // be retaken).
-  sim::Duration delay_at(sim::Time t) const;
+  sim::Duration delay_at(sim::Time t) const { return tick_after(t).sleep; }
 
  private:
+  struct Tick {
+    sim::Time at;          // when the sleep ends
+    sim::Duration sleep;   // how long it lasted
+  };
+  Tick tick_after(sim::Time t) const;
+
   sim::Duration min_;
   sim::Duration max_;
   int idle_ticks_;
