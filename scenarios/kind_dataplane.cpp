@@ -54,6 +54,10 @@ std::vector<sim::ParamSpec> dataplane_params() {
         "sysmon parks when it finds every P idle and the next syscall wakes it at its 20 us "
         "sleep (Go's runtime); false = the real load never leaves every P idle at once, so "
         "sysmon stays backed off (for a scenario whose users are a sample of the load)"),
+      p("cpu_contention", ParamType::Bool, "", "true",
+        "the host's cores are shared by every runnable thread (Linux CFS): Ms running Go code "
+        "and Ms searching the port range in bind(2), so with more of them than cores each "
+        "runs slower; false = port searches never wait for a core"),
       p("gogc", ParamType::Int, "%", "100", "GOGC; -1 = off (values not found, §1.4)", false, -1,
         100000),
       p("gomemlimit", ParamType::Size, "bytes", "0",
@@ -177,6 +181,7 @@ DataPlaneConfig config_from(const HostContext& ctx) {
   c.go.cores = static_cast<int>(scaled(v.count("cores"), s));
   c.go.gomaxprocs = v.count("gomaxprocs") > 0 ? static_cast<int>(scaled(v.count("gomaxprocs"), s)) : 0;
   c.go.sysmon_parks_when_idle = v.flag("sysmon_parks");
+  c.go.cpu_contention = v.flag("cpu_contention");
   c.go.gogc = static_cast<int>(v.integer("gogc"));
   c.go.gomemlimit_bytes = v.size_bytes("gomemlimit") > 0 ? scaled(v.size_bytes("gomemlimit"), s) : 0;
   c.go.container_memory_limit_bytes =

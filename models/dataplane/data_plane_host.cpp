@@ -129,7 +129,7 @@ void DataPlaneHost::build_client() {
                                                 cfg_.cache_client, owner);
   // A port search shorter than sysmon's shortest tick can never lose its P, and its few µs
   // are not worth two events: only longer searches go through Go as syscalls.
-  client_->set_syscall_hook([this](sim::Duration d) { return go_.syscall(d); },
+  client_->set_syscall_hook([this](sim::Duration d) { return go_.syscall_cpu(d); },
                             cfg_.go.sysmon_tick_min);
 }
 

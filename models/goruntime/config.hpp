@@ -35,6 +35,11 @@ struct GoConfig {
   sim::Duration syscall_retake_idle = 10 * sim::kMillisecond;
   // forcePreemptNS: a goroutine running 10 ms is preempted (here: at slice ends).
   sim::Duration preempt_quantum = 10 * sim::kMillisecond;
+  // The host's cores are shared by every runnable thread of the process (Linux CFS, equal
+  // weights): Ms running Go code and Ms computing inside a syscall (syscall_cpu). With more
+  // runnable threads than cores each runs at cores/n of a core (HostCpu). false = Ps are
+  // the only CPU and syscalls never wait for a core (the model before this mechanism).
+  bool cpu_contention = true;
   std::int64_t max_threads = 10'000;  // sched.maxmcount; above it: "thread exhaustion"
   // assumption: m0 plus sysmon exist before any goroutine runs.
   int initial_threads = 2;

@@ -52,7 +52,8 @@ GoProcess::GoProcess(sim::Simulation& sim, GoConfig cfg)
     : sim_(sim),
       cfg_(std::move(cfg)),
       sysmon_(cfg_.sysmon_tick_min, cfg_.sysmon_tick_max, cfg_.sysmon_idle_ticks_before_backoff,
-              cfg_.sysmon_timer_slack) {
+              cfg_.sysmon_timer_slack),
+      cpu_(sim, std::max(1, cfg_.cores)) {
   cfg_.validate();
   procs_ = cfg_.procs();
   cpu_cap_ = std::min(procs_, cfg_.cores);
@@ -60,6 +61,7 @@ GoProcess::GoProcess(sim::Simulation& sim, GoConfig cfg)
   sysmon_event_.go = this;
   sysmon_event_.kind = sim.intern_kind("go.sysmon");
   sysmon_event_.actor_id = sim.new_actor_id();
+  cpu_.set_actor(sysmon_event_.actor_id);
   gc_event_.go = this;
   gc_event_.kind = sim.intern_kind("go.gc");
   gc_event_.actor_id = sysmon_event_.actor_id;
@@ -94,6 +96,7 @@ void GoProcess::reset_process() {
   runq_wait_hist_.reset();
   heap_live_ = heap_alloc_ = heap_marked_ = heap_peak_ = 0;
   rss_peak_ = 0;
+  runnable_peak_ = 0;
   alloc_at_mark_start_ = 0;
   last_mark_alloc_ = -1;
   phase_ = GcPhase::kOff;
@@ -407,14 +410,29 @@ sim::Task<> GoProcess::run_on_p(sim::Duration work, bool gc_assist) {
       holding = true;
     }
     sim::Duration slice = std::min(work, cfg_.preempt_quantum);
+    // With a core free the slice runs at full speed to its end, even if the host fills up
+    // meanwhile (a slice is at most one preemption quantum, usually µs), and counts as a
+    // runnable thread for everyone else. On a full host it shares from its start.
+    const bool shared = cfg_.cpu_contention && cpu_.busy();
+    const bool counted = cfg_.cpu_contention && !shared;
+    if (counted) {
+      cpu_.add_background(1);
+      runnable_peak_ = std::max(runnable_peak_, cpu_.runnable());
+    }
     try {
-      co_await sim::sleep(slice);
+      if (shared) {
+        co_await cpu_.run(slice);
+      } else {
+        co_await sim::sleep(slice);
+      }
     } catch (...) {
       if (inc == incarnation_ && alive_) {
+        if (counted) cpu_.add_background(-1);
         release_p();
       }
       throw;
     }
+    if (counted && inc == incarnation_ && alive_) cpu_.add_background(-1);
     throw_if_gone(inc);
     work -= slice;
     if (!gc_assist) {
@@ -432,17 +450,25 @@ sim::Task<> GoProcess::syscall(sim::Duration d) {
   if (d < 0) {
     throw std::invalid_argument("goruntime: syscall() duration must be >= 0");
   }
-  return syscall_impl(nullptr, 0, d);
+  return syscall_impl(nullptr, 0, d, false);
+}
+
+sim::Task<> GoProcess::syscall_cpu(sim::Duration work) {
+  if (work < 0) {
+    throw std::invalid_argument("goruntime: syscall_cpu() work must be >= 0");
+  }
+  return syscall_impl(nullptr, 0, work, cfg_.cpu_contention);
 }
 
 sim::Task<> GoProcess::syscall_write(WriteTarget& target, std::int64_t bytes) {
   if (bytes < 0) {
     throw std::invalid_argument("goruntime: syscall_write() bytes must be >= 0");
   }
-  return syscall_impl(&target, bytes, 0);
+  return syscall_impl(&target, bytes, 0, false);
 }
 
-sim::Task<> GoProcess::syscall_impl(WriteTarget* target, std::int64_t bytes, sim::Duration d) {
+sim::Task<> GoProcess::syscall_impl(WriteTarget* target, std::int64_t bytes, sim::Duration d,
+                                    bool kernel_cpu) {
   std::uint64_t inc = incarnation_;
   co_await RunAwaiter(this, inc);  // only a running goroutine can enter a syscall
   sim::Time now = sim_.now();
@@ -450,7 +476,12 @@ sim::Task<> GoProcess::syscall_impl(WriteTarget* target, std::int64_t bytes, sim
   SyscallRecord rec;
   enter_syscall(rec);
   try {
-    co_await sim::sleep_until(end);
+    if (kernel_cpu) {
+      runnable_peak_ = std::max(runnable_peak_, cpu_.runnable() + 1);
+      co_await cpu_.run(d);
+    } else {
+      co_await sim::sleep_until(end);
+    }
   } catch (...) {
     if (inc == incarnation_ && alive_) {
       exit_syscall(rec);
@@ -619,6 +650,7 @@ void GoProcess::crash(CrashReason reason) {
     sim_.wake(w.token);  // resumes into throw_if_gone -> Cancelled
   });
   in_syscall_.for_each([](SyscallRecord& r) { r.unlink(); });
+  cpu_.reset();  // every thread died with the process
   reset_process();
   m_total_ = m_idle_ = 0;
   ps_idle_ = 0;

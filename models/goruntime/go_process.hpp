@@ -25,6 +25,7 @@
 #include <string_view>
 
 #include "models/goruntime/config.hpp"
+#include "models/goruntime/host_cpu.hpp"
 #include "models/goruntime/sysmon_clock.hpp"
 #include "models/goruntime/write_target.hpp"
 #include "sim/histogram.hpp"
@@ -91,6 +92,10 @@ class GoProcess {
   sim::Task<> cpu(sim::Duration work);
   // A blocking syscall lasting `d` once entered (needs a P to enter, keeps its M throughout).
   sim::Task<> syscall(sim::Duration d);
+  // A syscall that computes in the kernel for `work` of CPU (bind(2) searching the port range):
+  // its M is runnable throughout and shares the host's cores (HostCpu), so under contention it
+  // lasts longer than `work`. The same as syscall(work) with cpu_contention off.
+  sim::Task<> syscall_cpu(sim::Duration work);
   // write(2) of `bytes` to a blocking fd; the target says when the call returns.
   sim::Task<> syscall_write(WriteTarget& target, std::int64_t bytes);
   // Allocates `bytes` of new objects (garbage unless retained); during a GC mark the caller
@@ -131,6 +136,9 @@ class GoProcess {
   std::int64_t ps_idle() const { return ps_idle_; }
   std::int64_t ps_in_syscall() const { return ps_syscall_; }
   std::int64_t run_queue() const { return runq_len_; }
+  // OS threads wanting a core: Ms running Go code plus Ms computing in the kernel (HostCpu).
+  std::int64_t runnable_threads() const { return alive_ ? cpu_.runnable() : 0; }
+  std::int64_t runnable_threads_peak() const { return runnable_peak_; }
   std::int64_t heap_live_bytes() const { return heap_live_; }
   std::int64_t heap_alloc_bytes() const { return heap_alloc_; }
   std::int64_t heap_peak_bytes() const { return heap_peak_; }
@@ -202,7 +210,8 @@ class GoProcess {
   void p_leaves_idle();
   void wake_parked_sysmon();
   void sysmon_after_stw(sim::Time stw_began);
-  sim::Task<> syscall_impl(WriteTarget* target, std::int64_t bytes, sim::Duration d);
+  sim::Task<> syscall_impl(WriteTarget* target, std::int64_t bytes, sim::Duration d,
+                           bool kernel_cpu);
   sim::Task<> run_on_p(sim::Duration work, bool gc_assist);
   sim::Task<> alloc_impl(std::int64_t bytes, bool keep);
   void restart(std::uint64_t inc);
@@ -264,6 +273,8 @@ class GoProcess {
   std::uint64_t syscalls_ = 0;
   std::uint64_t handoffs_ = 0;
   sim::Histogram runq_wait_hist_;
+  HostCpu cpu_;
+  std::int64_t runnable_peak_ = 0;
 
   // Memory and GC
   std::int64_t heap_live_ = 0;

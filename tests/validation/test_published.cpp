@@ -40,15 +40,17 @@ TEST_CASE("published figures hold at the quick lengths") {
     // The April replay's windows are hours of the spiral each: 4 seeds, not 10.
     CHECK(c.per_seed.size() == (c.claim.starts_with("April") ? 4u : 10u));
   }
-  // The thread surge of the post-mortem's account (x~190, not x10) and the cadence (~9 min,
-  // not ~30): docs/april-2026.md. Go's own semantics give the tenfold surge and hold.
-  CHECK(departures == 2);
+  // The thread surge of the post-mortem's account (x~170, not x10), the cadence (~10 min, not
+  // ~30), and the thread surge under Go's own semantics: with the port searches sharing the
+  // host's cores nearly every goroutine of a batch gets its own M (x~136; x13 if they did not
+  // share). docs/april-2026.md, "Which thread mechanism".
+  CHECK(departures == 3);
   bool go_semantics_line = false;
   for (const auto& c : p.band) {
     if (c.claim.starts_with("April, Go's semantics")) {
       go_semantics_line = true;
-      CHECK_FALSE(judge(c).known_departure);
-      CHECK(judge(c).pass);
+      CHECK(judge(c).known_departure);
+      CHECK(replication_interval(c.per_seed, 0.95).mean > 50);
     }
   }
   CHECK(go_semantics_line);

@@ -208,10 +208,7 @@ TEST_CASE("same seed, same run: the fingerprint repeats") {
 }
 
 namespace {
-sim::Task<> one_syscall(GoProcess& go, Duration d, Time& last_return) {
-  co_await go.syscall(d);
-  last_return = std::max(last_return, go.simulation().now());
-}
+using gotest::one_syscall;
 
 struct WakeRun {
   std::int64_t threads = 0;

@@ -85,4 +85,16 @@ inline sim::Task<> leak(GoProcess& go, std::int64_t step_bytes, sim::Duration ev
   }
 }
 
+// One blocking syscall of `d` (kernel CPU when `kernel_cpu`: a port search); notes the latest
+// return.
+inline sim::Task<> one_syscall(GoProcess& go, sim::Duration d, sim::Time& last_return,
+                               bool kernel_cpu = false) {
+  if (kernel_cpu) {
+    co_await go.syscall_cpu(d);
+  } else {
+    co_await go.syscall(d);
+  }
+  last_return = std::max(last_return, go.simulation().now());
+}
+
 }  // namespace gotest

@@ -1,0 +1,114 @@
+#pragma once
+// The host's cores, shared by the runnable OS threads of one process the way Linux's CFS shares
+// them among threads of equal weight: with n runnable threads on C cores each progresses at
+// min(1, C/n) of a core (egalitarian processor sharing). Who is runnable: an M running Go code
+// on a P, and an M inside a syscall that computes in the kernel (a bind(2) searching the
+// ephemeral port range). An M blocked in the kernel (a write(2) waiting for pipe room) sleeps
+// and takes no core; neither does an idle M.
+//
+// Why it matters (domain.md §3.2, the inference under "Why logging grows threads": "many short
+// blocking syscalls ... under CPU starvation"): when more threads search for ports than there
+// are cores, each search lasts longer in wall time, so more of them outlast sysmon's ticks and
+// lose their P; and the Ms that take those Ps wait for a core before their Go code reaches
+// the next syscall. The first effect grows threads, the second slows their growth.
+//
+// How: a job of `work` ns finishes when the service per thread, V(t), has grown by `work`
+// since it started; V grows at min(1, C/n) per ns. Only the earliest finish needs a kernel
+// event; a change of n moves that one event. Threads counted but not tracked as jobs (Go code
+// that began while a core was free, see GoProcess::run_on_p) are "background": they take a
+// share and run at full speed until their slice ends (≤ one preemption quantum).
+#include <cstdint>
+#include <vector>
+
+#include "sim/process.hpp"
+#include "sim/simulation.hpp"
+
+namespace goruntime {
+
+class HostCpu {
+ public:
+  // One waiting thread's CPU work; lives in the awaiting coroutine's frame.
+  struct Job {
+    double finish_v = 0;     // V at which the job has had all its work
+    std::uint64_t seq = 0;   // FIFO among equal finishes (never pointer order)
+    std::size_t slot = kNoSlot;
+    sim::WakeToken token;
+    bool done = false;
+  };
+  static constexpr std::size_t kNoSlot = ~std::size_t{0};
+
+  // Its events are of kind "go.cpu", interned at the first job (so a process that never
+  // shares a core leaves the kind table, and every fingerprint, as it was).
+  HostCpu(sim::Simulation& sim, int cores);
+  void set_actor(sim::ActorId actor) { event_.actor_id = actor; }
+  HostCpu(const HostCpu&) = delete;
+  HostCpu& operator=(const HostCpu&) = delete;
+
+  struct RunAwaiter;
+  // co_await cpu.run(work): returns once this thread has had `work` ns of a core.
+  RunAwaiter run(sim::Duration work);
+
+  // A thread that takes a core but is not a job (+1 when it starts, -1 when it ends).
+  void add_background(int delta);
+  // Whether one more runnable thread would have to share (n + 1 > cores).
+  bool busy() const { return runnable() + 1 > cores_; }
+  std::int64_t runnable() const { return static_cast<std::int64_t>(heap_.size()) + background_; }
+  std::int64_t jobs() const { return static_cast<std::int64_t>(heap_.size()); }
+  int cores() const { return cores_; }
+  // The process died: every thread is gone (their frames are being cancelled).
+  void reset();
+
+  // For the awaiter.
+  void start(Job& job, sim::Duration work);
+  void withdraw(Job& job);
+
+ private:
+  struct Event : sim::Handler {
+    HostCpu* cpu = nullptr;
+    void on_event(sim::Simulation&) override { cpu->finish_due(); }
+  };
+  double rate() const;  // service per thread per ns
+  void advance();       // brings V up to now at the current rate
+  void reschedule();    // one event at the earliest finish
+  void finish_due();
+  static bool before(const Job* a, const Job* b) {
+    return a->finish_v < b->finish_v || (a->finish_v == b->finish_v && a->seq < b->seq);
+  }
+  void sift_up(std::size_t i);
+  void sift_down(std::size_t i);
+  void remove_at(std::size_t i);
+
+  sim::Simulation& sim_;
+  int cores_;
+  Event event_;
+  sim::Time event_at_ = sim::kTimeMax;
+  double v_ = 0;
+  sim::Time v_at_ = 0;
+  std::int64_t background_ = 0;
+  std::uint64_t next_seq_ = 0;
+  std::vector<Job*> heap_;  // binary min-heap on (finish_v, seq)
+};
+
+struct HostCpu::RunAwaiter {
+  HostCpu* cpu;
+  sim::Duration work;
+  Job job;
+  sim::ProcState* p = nullptr;
+  bool await_ready() const noexcept { return work <= 0; }
+  template <class P>
+  bool await_suspend(std::coroutine_handle<P> h) {
+    if (!sim::detail::park(h, p)) return false;
+    job.token = sim::WakeToken{p, p->gen};
+    cpu->start(job, work);
+    return true;
+  }
+  void await_resume() {
+    if (p == nullptr) return;
+    if (!job.done) cpu->withdraw(job);  // cancelled before its work was done
+    sim::detail::throw_if_cancelled(p);
+  }
+};
+
+inline HostCpu::RunAwaiter HostCpu::run(sim::Duration work) { return RunAwaiter{this, work, {}}; }
+
+}  // namespace goruntime

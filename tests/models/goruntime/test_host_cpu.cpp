@@ -1,0 +1,228 @@
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <vector>
+
+#include "models/goruntime/go_process.hpp"
+#include "models/goruntime/host_cpu.hpp"
+#include "sim/histogram.hpp"
+#include "workloads.hpp"
+
+using namespace sim;
+using goruntime::GoConfig;
+using goruntime::GoProcess;
+using goruntime::HostCpu;
+
+namespace {
+
+// A thread that becomes runnable after `delay` and needs `work` of a core.
+sim::Process thread(Simulation& sim, HostCpu& cpu, Duration delay, Duration work, Time& done) {
+  co_await sim::sleep(delay);
+  co_await cpu.run(work);
+  done = sim.now();
+}
+
+// Poisson arrivals of exponential work on the host's cores; records each sojourn.
+sim::Process ps_arrivals(Simulation& sim, HostCpu& cpu, double rate_per_s, Duration mean_work,
+                         Time until, Histogram& sojourn);
+sim::Process ps_job(Simulation& sim, HostCpu& cpu, Duration work, Histogram& sojourn) {
+  const Time start = sim.now();
+  co_await cpu.run(work);
+  sojourn.record(sim.now() - start);
+}
+sim::Process ps_arrivals(Simulation& sim, HostCpu& cpu, double rate_per_s, Duration mean_work,
+                         Time until, Histogram& sojourn) {
+  Rng& rng = sim.stream("test/ps");
+  while (sim.now() < until) {
+    co_await sim::sleep(rng.exponential_duration(static_cast<Duration>(1e9 / rate_per_s)));
+    sim.spawn(ps_job(sim, cpu, std::max<Duration>(1, rng.exponential_duration(mean_work)), sojourn));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("HostCpu: up to one thread per core, each runs at full speed") {
+  Simulation sim(1);
+  HostCpu cpu(sim, 2);
+  Time a = 0, b = 0;
+  sim.spawn(thread(sim, cpu, 0, kMillisecond, a));
+  sim.spawn(thread(sim, cpu, 0, 3 * kMillisecond, b));
+  sim.run();
+  CHECK(a == kMillisecond);
+  CHECK(b == 3 * kMillisecond);
+  CHECK(cpu.runnable() == 0);
+}
+
+TEST_CASE("HostCpu: n threads on C cores share them equally (processor sharing)") {
+  // Six 1-ms jobs on two cores: each runs at 2/6 of a core, all end together at 3 ms, which is
+  // also the total work over the cores (nothing idles while work waits).
+  Simulation sim(1);
+  HostCpu cpu(sim, 2);
+  std::vector<Time> done(6, 0);
+  for (Time& d : done) sim.spawn(thread(sim, cpu, 0, kMillisecond, d));
+  sim.run();
+  for (Time d : done) CHECK(d == 3 * kMillisecond);
+}
+
+TEST_CASE("HostCpu: a short job that arrives later slows the long one only while it runs") {
+  // One core. A needs 2 ms from t=0; B needs 0.5 ms from t=1 ms. From 1 ms both run at half
+  // speed: B is done at 2 ms; A has had 1.5 ms by then and finishes its last 0.5 ms alone.
+  Simulation sim(1);
+  HostCpu cpu(sim, 1);
+  Time a = 0, b = 0;
+  sim.spawn(thread(sim, cpu, 0, 2 * kMillisecond, a));
+  sim.spawn(thread(sim, cpu, kMillisecond, kMillisecond / 2, b));
+  sim.run();
+  CHECK(b == 2 * kMillisecond);
+  CHECK(a == 2 * kMillisecond + kMillisecond / 2);
+}
+
+TEST_CASE("HostCpu: background threads take their share without being jobs") {
+  Simulation sim(1);
+  HostCpu cpu(sim, 1);
+  cpu.add_background(1);  // e.g. an M already running Go code
+  Time a = 0;
+  sim.spawn(thread(sim, cpu, 0, kMillisecond, a));
+  sim.run_until(kMillisecond / 2);  // 0.25 ms of work done at half speed
+  cpu.add_background(-1);
+  sim.run();
+  CHECK(a == kMillisecond / 2 + 3 * kMillisecond / 4);
+}
+
+TEST_CASE("HostCpu: a cancelled thread leaves, and the others speed up") {
+  Simulation sim(1);
+  HostCpu cpu(sim, 1);
+  Time a = 0, b = 0;
+  sim.spawn(thread(sim, cpu, 0, 2 * kMillisecond, a));
+  ProcessHandle killed = sim.spawn(thread(sim, cpu, 0, 10 * kMillisecond, b));
+  sim.run_until(kMillisecond);  // A has had 0.5 ms
+  killed.cancel();
+  sim.run();
+  CHECK(b == 0);
+  CHECK(a == kMillisecond + 3 * kMillisecond / 2);
+  CHECK(cpu.runnable() == 0);
+}
+
+TEST_CASE("HostCpu: M/M/1-PS has the mean sojourn of M/M/1, E[S] / (1 - rho)") {
+  // Processor sharing is insensitive: its mean time in system is E[S]/(1-rho) whatever the
+  // work distribution (Kleinrock). Poisson arrivals, exponential work, one core.
+  for (double rho : {0.5, 0.8}) {
+    Simulation sim(11);
+    HostCpu cpu(sim, 1);
+    Histogram sojourn;
+    const Duration mean_work = kMillisecond;
+    sim.spawn(ps_arrivals(sim, cpu, rho / 1e-3, mean_work, 60 * kSecond, sojourn));
+    sim.run_until(61 * kSecond);
+    const double expected = 1e-3 / (1 - rho);
+    INFO("rho " << rho << " jobs " << sojourn.count());
+    CHECK(sojourn.mean() / 1e9 == Approx(expected).epsilon(0.08));
+    sim.shutdown();
+  }
+}
+
+namespace {
+
+// A Go process on a 2-core host, idle for a second (sysmon parked).
+struct IdleHost {
+  explicit IdleHost(bool contention) : sim(5), go(sim, config(contention)) {
+    sim.run_until(kSecond);
+  }
+  ~IdleHost() { sim.shutdown(); }
+  static GoConfig config(bool contention) {
+    GoConfig cfg;
+    cfg.cores = 2;
+    cfg.cpu_contention = contention;
+    return cfg;
+  }
+  void searches(int n, Duration work) {
+    for (int i = 0; i < n; ++i) go.go(gotest::one_syscall(go, work, last_return, true));
+  }
+  Simulation sim;
+  GoProcess go;
+  Time last_return = 0;
+};
+
+struct Burst {
+  std::int64_t threads = 0;
+  std::int64_t runnable_peak = 0;
+  Time done_after = 0;
+};
+
+// 400 goroutines each search the port range for 2 ms of kernel CPU.
+Burst port_search_burst(bool contention) {
+  IdleHost h(contention);
+  h.searches(400, 2 * kMillisecond);
+  h.sim.run_until(3 * kSecond);
+  CHECK(h.go.goroutines() == 0);
+  CHECK(h.go.invariants_hold());
+  CHECK(h.go.runnable_threads() == 0);
+  return Burst{h.go.threads(), h.go.runnable_threads_peak(), h.last_return - kSecond};
+}
+
+sim::Task<> timed_cpu(GoProcess& go, Duration work, Duration& took) {
+  const Time start = go.simulation().now();
+  co_await go.cpu(work);
+  took = go.simulation().now() - start;
+}
+
+// Three port searches of 10 ms are in the kernel when a goroutine needs 1 ms of Go code.
+Duration go_code_behind_searches(bool contention) {
+  IdleHost h(contention);
+  h.searches(3, 10 * kMillisecond);
+  h.sim.run_until(kSecond + kMillisecond);
+  Duration took = 0;
+  h.go.go(timed_cpu(h.go, kMillisecond, took));
+  h.sim.run_until(2 * kSecond);
+  return took;
+}
+
+}  // namespace
+
+TEST_CASE("Port searches share the host's cores: slower, more threads, work conserved") {
+  // Uncontended, sysmon (awake at ~70 us ticks) hands each P off after two ticks, so
+  // 2 Ps x 2 ms / 140 us ~ 29 searches run at once, on 2 cores: 400 x 2 ms in ~28 ms, which
+  // is 14 cores' worth of work. Shared, each search slows as more are runnable, so more of
+  // them outlast two ticks, and the burst cannot end before its work over the cores: 400 ms.
+  Burst free = port_search_burst(false);
+  Burst shared = port_search_burst(true);
+  INFO("uncontended: threads " << free.threads << " done after " << free.done_after);
+  INFO("shared: threads " << shared.threads << " runnable peak " << shared.runnable_peak
+                          << " done after " << shared.done_after);
+  CHECK(free.done_after < 40 * kMillisecond);
+  CHECK(shared.done_after >= 400 * kMillisecond);
+  CHECK(shared.done_after < 440 * kMillisecond);  // and no core idles while work waits
+  CHECK(shared.threads > 3 * free.threads);
+  CHECK(shared.runnable_peak > 2 * 2);  // more runnable threads than twice the cores
+}
+
+TEST_CASE("Go code waits for a core behind the kernel's port searches") {
+  // 3 searching Ms + the goroutine's M on 2 cores: its 1 ms of Go code takes 2 ms (plus the
+  // two sysmon ticks before its P is handed over); uncontended it takes 1 ms.
+  const Duration shared = go_code_behind_searches(true);
+  const Duration free = go_code_behind_searches(false);
+  INFO("shared " << shared << " free " << free);
+  CHECK(free >= kMillisecond);
+  CHECK(free < kMillisecond + 300 * kMicrosecond);
+  CHECK(shared >= 2 * kMillisecond);
+  CHECK(shared < 2 * kMillisecond + 300 * kMicrosecond);
+}
+
+TEST_CASE("A crash drops every runnable thread; the restarted process starts uncontended") {
+  Simulation sim(5);
+  GoConfig cfg = IdleHost::config(true);
+  cfg.restart_delay = kSecond;
+  GoProcess go(sim, cfg);
+  Time last = 0;
+  for (int i = 0; i < 50; ++i) go.go(gotest::one_syscall(go, 5 * kMillisecond, last, true));
+  sim.run_until(3 * kMillisecond);
+  CHECK(go.runnable_threads() > 2);
+  go.kill();
+  CHECK(go.runnable_threads() == 0);
+  sim.run_until(2 * kSecond);
+  REQUIRE(go.alive());
+  CHECK(go.invariants_hold());
+  Duration took = 0;
+  go.go(timed_cpu(go, kMillisecond, took));
+  sim.run_until(3 * kSecond);
+  CHECK(took == kMillisecond);
+  sim.shutdown();
+}
