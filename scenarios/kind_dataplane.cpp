@@ -278,6 +278,11 @@ class DataPlaneInstance final : public Instance {
     m.gauge_fn("go.ms_in_syscall", host, [&go] { return static_cast<double>(go.ms_in_syscall()); });
     m.gauge_fn("go.syscalls", host, [&go] { return static_cast<double>(go.syscalls()); });
     m.gauge_fn("go.handoffs", host, [&go] { return static_cast<double>(go.handoffs()); });
+    // CPU starvation (HostCpu): threads wanting one of the host's cores, now and at most.
+    m.gauge_fn("go.runnable_threads", host,
+               [&go] { return static_cast<double>(go.runnable_threads()); });
+    m.gauge_fn("go.runnable_threads_peak", host,
+               [&go] { return static_cast<double>(go.runnable_threads_peak()); });
     m.gauge_fn("scylla.queued", host,
                [this] { return static_cast<double>(host_.scylla().queued()); });
   }

@@ -96,7 +96,6 @@ void GoProcess::reset_process() {
   runq_wait_hist_.reset();
   heap_live_ = heap_alloc_ = heap_marked_ = heap_peak_ = 0;
   rss_peak_ = 0;
-  runnable_peak_ = 0;
   alloc_at_mark_start_ = 0;
   last_mark_alloc_ = -1;
   phase_ = GcPhase::kOff;

@@ -138,6 +138,7 @@ class GoProcess {
   std::int64_t run_queue() const { return runq_len_; }
   // OS threads wanting a core: Ms running Go code plus Ms computing in the kernel (HostCpu).
   std::int64_t runnable_threads() const { return alive_ ? cpu_.runnable() : 0; }
+  // The most runnable threads at once since this GoProcess was created, across restarts.
   std::int64_t runnable_threads_peak() const { return runnable_peak_; }
   std::int64_t heap_live_bytes() const { return heap_live_; }
   std::int64_t heap_alloc_bytes() const { return heap_alloc_; }

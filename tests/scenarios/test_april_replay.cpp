@@ -21,6 +21,7 @@ struct Window {
   std::uint64_t fingerprint = 0;
   double east_bind_errors = 0, west_bind_errors = 0;
   double east_threads = 0, west_threads = 0;
+  double east_runnable_peak = 0;  // most threads wanting a core at once (6 cores)
   double west_bad = 0;
   std::vector<std::string> phases;
 };
@@ -44,6 +45,7 @@ Window monday_window(std::vector<std::string> extra) {
   w.west_bind_errors = m.value("memcached.bind_errors" + kWest);
   w.east_threads = m.value("go.threads" + kEast);
   w.west_threads = m.value("go.threads" + kWest);
+  w.east_runnable_peak = m.value("go.runnable_threads_peak" + kEast);
   w.west_bad = m.contains("user.requests.bad{dc=west}") ? m.value("user.requests.bad{dc=west}") : 0;
   for (const auto& [host, p] : run.phases()) w.phases.push_back(host + ": " + p.what);
   return w;
@@ -107,6 +109,7 @@ TEST_CASE("April replay: under Go's semantics the port searches alone grow the t
   INFO("east threads " << go.east_threads << ", west " << go.west_threads);
   CHECK(go.east_bind_errors > 0);
   CHECK(go.east_threads >= 50 * go.west_threads);
+  CHECK(go.east_runnable_peak > 100);  // the searches were starved of cores, not just many
   // If the searches did not wait for cores: 6 Ps x 2 ms / 140 us ~ 86 Ms in the kernel.
   std::vector<std::string> uncontended = go_semantics;
   uncontended.push_back(kDp + "cpu_contention=false");
@@ -115,6 +118,7 @@ TEST_CASE("April replay: under Go's semantics the port searches alone grow the t
   INFO("uncontended east threads " << free.east_threads);
   CHECK(free.east_threads >= 5 * free.west_threads);
   CHECK(free.east_threads <= 20 * free.west_threads);
+  CHECK(free.east_runnable_peak == 0);  // nothing counted when cores are not shared
   // Counting the errors instead of logging them changes nothing here: the logs play no part.
   std::vector<std::string> counted_set = go_semantics;
   counted_set.push_back(kDp + "log_policy=count");
