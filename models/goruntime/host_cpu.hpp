@@ -53,7 +53,6 @@ class HostCpu {
   // Whether one more runnable thread would have to share (n + 1 > cores).
   bool busy() const { return runnable() + 1 > cores_; }
   std::int64_t runnable() const { return static_cast<std::int64_t>(heap_.size()) + background_; }
-  std::int64_t jobs() const { return static_cast<std::int64_t>(heap_.size()); }
   int cores() const { return cores_; }
   // The process died: every thread is gone (their frames are being cancelled).
   void reset();
