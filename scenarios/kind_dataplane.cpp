@@ -58,6 +58,17 @@ std::vector<sim::ParamSpec> dataplane_params() {
         "the host's cores are shared by every runnable thread (Linux CFS): Ms running Go code "
         "and Ms searching the port range in bind(2), so with more of them than cores each "
         "runs slower; false = port searches never wait for a core"),
+      p("core_sharing", ParamType::Enum, "", "processor_sharing",
+        "how more runnable threads than cores share them: processor_sharing (all progress at "
+        "once, as Linux's scheduler approaches with wake-up preemption) or run_to_completion "
+        "(a thread keeps its core until its work is done, the rest wait in order); real Linux "
+        "lies between, so the two bracket it",
+        false, std::nullopt, std::nullopt, {"processor_sharing", "run_to_completion"}),
+      p("dial_go_cpu", ParamType::Duration, "", "0s",
+        "Go CPU a goroutine spends on its P before a dial's port search (net.Dialer, "
+        "socket(2), setsockopt(2)); 0 = none, as the replay assumes (not measured; a few us "
+        "is plausible)",
+        false, 0, 1e7),
       p("gogc", ParamType::Int, "%", "100", "GOGC; -1 = off (values not found, §1.4)", false, -1,
         100000),
       p("gomemlimit", ParamType::Size, "bytes", "0",
@@ -182,6 +193,8 @@ DataPlaneConfig config_from(const HostContext& ctx) {
   c.go.gomaxprocs = v.count("gomaxprocs") > 0 ? static_cast<int>(scaled(v.count("gomaxprocs"), s)) : 0;
   c.go.sysmon_parks_when_idle = v.flag("sysmon_parks");
   c.go.cpu_contention = v.flag("cpu_contention");
+  c.go.core_sharing = goruntime::parse_core_sharing(v.choice("core_sharing"));
+  c.go.syscall_cpu_prologue = v.duration("dial_go_cpu");
   c.go.gogc = static_cast<int>(v.integer("gogc"));
   c.go.gomemlimit_bytes = v.size_bytes("gomemlimit") > 0 ? scaled(v.size_bytes("gomemlimit"), s) : 0;
   c.go.container_memory_limit_bytes =

@@ -14,6 +14,8 @@ void require(bool ok, const std::string& field, const std::string& why) {
 }  // namespace
 
 void GoConfig::validate() const {
+  require(syscall_cpu_prologue >= 0 && syscall_cpu_prologue <= preempt_quantum,
+          "syscall_cpu_prologue", "must be >= 0 and <= preempt_quantum");
   require(cores >= 1, "cores", "must be >= 1");
   require(gomaxprocs >= 0, "gomaxprocs", "must be >= 0 (0 = cores)");
   require(sysmon_tick_min > 0, "sysmon_tick_min", "must be > 0");
@@ -48,6 +50,17 @@ void GoConfig::validate() const {
   require(container_memory_limit_bytes >= 0, "container_memory_limit_bytes",
           "must be >= 0 (0 = none)");
   require(restart_delay >= 0, "restart_delay", "must be >= 0");
+}
+
+CoreSharing parse_core_sharing(std::string_view text) {
+  if (text == "processor_sharing") return CoreSharing::kProcessorSharing;
+  if (text == "run_to_completion") return CoreSharing::kRunToCompletion;
+  throw std::invalid_argument("unknown core sharing '" + std::string(text) +
+                              "' (expected processor_sharing or run_to_completion)");
+}
+
+const char* to_string(CoreSharing s) {
+  return s == CoreSharing::kProcessorSharing ? "processor_sharing" : "run_to_completion";
 }
 
 }  // namespace goruntime

@@ -4,6 +4,7 @@
 // them all.
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "sim/time.hpp"
 
@@ -12,6 +13,14 @@ namespace goruntime {
 inline constexpr std::int64_t kKiB = 1024;
 inline constexpr std::int64_t kMiB = 1024 * kKiB;
 inline constexpr std::int64_t kGiB = 1024 * kMiB;
+
+// How the host's cores are shared among more runnable threads than cores (HostCpu).
+enum class CoreSharing {
+  kProcessorSharing,  // n runnable threads on C cores each run at min(1, C/n)
+  kRunToCompletion,   // at most C run, each to the end of its work; the rest wait FIFO
+};
+CoreSharing parse_core_sharing(std::string_view text);  // throws std::invalid_argument
+const char* to_string(CoreSharing s);
 
 struct GoConfig {
   std::string name = "go";  // names the process in errors and kernel event kinds
@@ -40,6 +49,15 @@ struct GoConfig {
   // runnable threads than cores each runs at cores/n of a core (HostCpu). false = Ps are
   // the only CPU and syscalls never wait for a core (the model before this mechanism).
   bool cpu_contention = true;
+  // Processor sharing: every runnable thread progresses at once (what Linux's scheduler
+  // approaches with wake-up preemption). Run to completion: a thread keeps its core until
+  // its work is done (a time slice longer than the work, no preemption). Real Linux lies
+  // between — EEVDF's slice is ~3 ms, longer than a 2-ms port search, but a waking thread
+  // may preempt — so the two bracket it.
+  CoreSharing core_sharing = CoreSharing::kProcessorSharing;
+  // Go code a goroutine runs on its P right before each syscall_cpu (the dial's net.Dialer,
+  // socket(2), setsockopt(2) before bind(2)); it needs a core like any Go code. 0 = none.
+  sim::Duration syscall_cpu_prologue = 0;
   std::int64_t max_threads = 10'000;  // sched.maxmcount; above it: "thread exhaustion"
   // assumption: m0 plus sysmon exist before any goroutine runs.
   int initial_threads = 2;

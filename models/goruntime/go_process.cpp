@@ -53,7 +53,7 @@ GoProcess::GoProcess(sim::Simulation& sim, GoConfig cfg)
       cfg_(std::move(cfg)),
       sysmon_(cfg_.sysmon_tick_min, cfg_.sysmon_tick_max, cfg_.sysmon_idle_ticks_before_backoff,
               cfg_.sysmon_timer_slack),
-      cpu_(sim, std::max(1, cfg_.cores)) {
+      cpu_(sim, std::max(1, cfg_.cores), cfg_.core_sharing) {
   cfg_.validate();
   procs_ = cfg_.procs();
   cpu_cap_ = std::min(procs_, cfg_.cores);
@@ -409,29 +409,14 @@ sim::Task<> GoProcess::run_on_p(sim::Duration work, bool gc_assist) {
       holding = true;
     }
     sim::Duration slice = std::min(work, cfg_.preempt_quantum);
-    // With a core free the slice runs at full speed to its end, even if the host fills up
-    // meanwhile (a slice is at most one preemption quantum, usually µs), and counts as a
-    // runnable thread for everyone else. On a full host it shares from its start.
-    const bool shared = cfg_.cpu_contention && cpu_.busy();
-    const bool counted = cfg_.cpu_contention && !shared;
-    if (counted) {
-      cpu_.add_background(1);
-      runnable_peak_ = std::max(runnable_peak_, cpu_.runnable());
-    }
     try {
-      if (shared) {
-        co_await cpu_.run(slice);
-      } else {
-        co_await sim::sleep(slice);
-      }
+      co_await on_core(slice, inc);
     } catch (...) {
       if (inc == incarnation_ && alive_) {
-        if (counted) cpu_.add_background(-1);
         release_p();
       }
       throw;
     }
-    if (counted && inc == incarnation_ && alive_) cpu_.add_background(-1);
     throw_if_gone(inc);
     work -= slice;
     if (!gc_assist) {
@@ -443,6 +428,29 @@ sim::Task<> GoProcess::run_on_p(sim::Duration work, bool gc_assist) {
       holding = false;
     }
   }
+}
+
+// With a core free the slice runs at full speed to its end, even if the host fills up
+// meanwhile (a slice is at most one preemption quantum, usually µs), and counts as a runnable
+// thread for everyone else. On a full host it shares (or waits for a core) from its start.
+sim::Task<> GoProcess::on_core(sim::Duration slice, std::uint64_t inc) {
+  const bool shared = cfg_.cpu_contention && cpu_.busy();
+  const bool counted = cfg_.cpu_contention && !shared;
+  if (counted) {
+    cpu_.add_background(1);
+    runnable_peak_ = std::max(runnable_peak_, cpu_.runnable());
+  }
+  try {
+    if (shared) {
+      co_await cpu_.run(slice);
+    } else {
+      co_await sim::sleep(slice);
+    }
+  } catch (...) {
+    if (counted && inc == incarnation_ && alive_) cpu_.add_background(-1);
+    throw;
+  }
+  if (counted && inc == incarnation_ && alive_) cpu_.add_background(-1);
 }
 
 sim::Task<> GoProcess::syscall(sim::Duration d) {
@@ -470,6 +478,17 @@ sim::Task<> GoProcess::syscall_impl(WriteTarget* target, std::int64_t bytes, sim
                                     bool kernel_cpu) {
   std::uint64_t inc = incarnation_;
   co_await RunAwaiter(this, inc);  // only a running goroutine can enter a syscall
+  if (kernel_cpu && cfg_.syscall_cpu_prologue > 0) {
+    // The Go code leading to the call runs on this P first: a handed-off P reaches its next
+    // bind(2) only once its new M has had a core.
+    try {
+      co_await on_core(cfg_.syscall_cpu_prologue, inc);
+    } catch (...) {
+      if (inc == incarnation_ && alive_) release_p();
+      throw;
+    }
+    throw_if_gone(inc);
+  }
   sim::Time now = sim_.now();
   sim::Time end = target != nullptr ? target->complete_write(now, bytes) : now + d;
   SyscallRecord rec;

@@ -214,6 +214,8 @@ class GoProcess {
   sim::Task<> syscall_impl(WriteTarget* target, std::int64_t bytes, sim::Duration d,
                            bool kernel_cpu);
   sim::Task<> run_on_p(sim::Duration work, bool gc_assist);
+  // One slice of Go code by an M that holds a P, on the host's cores (HostCpu).
+  sim::Task<> on_core(sim::Duration slice, std::uint64_t inc);
   sim::Task<> alloc_impl(std::int64_t bytes, bool keep);
   void restart(std::uint64_t inc);
 

@@ -1,5 +1,6 @@
 #include "models/goruntime/host_cpu.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -9,13 +10,15 @@ namespace {
 constexpr double kEpsilonNs = 1e-6;
 }  // namespace
 
-HostCpu::HostCpu(sim::Simulation& sim, int cores) : sim_(sim), cores_(cores) {
+HostCpu::HostCpu(sim::Simulation& sim, int cores, CoreSharing sharing)
+    : sim_(sim), cores_(cores), sharing_(sharing) {
   if (cores < 1) throw std::invalid_argument("goruntime: a host needs at least one core");
   event_.cpu = this;
   v_at_ = sim.now();
 }
 
 double HostCpu::rate() const {
+  if (sharing_ == CoreSharing::kRunToCompletion) return 1.0;  // a running job owns its core
   const std::int64_t n = runnable();
   return n <= cores_ ? 1.0 : static_cast<double>(cores_) / static_cast<double>(n);
 }
@@ -43,19 +46,44 @@ void HostCpu::reschedule() {
 
 void HostCpu::start(Job& job, sim::Duration work) {
   advance();
-  job.finish_v = v_ + static_cast<double>(work);
+  job.work = static_cast<double>(work);
   job.seq = next_seq_++;
   job.done = false;
-  job.slot = heap_.size();
-  heap_.push_back(&job);
-  sift_up(job.slot);
+  job.slot = kNoSlot;
+  if (sharing_ == CoreSharing::kRunToCompletion &&
+      static_cast<std::int64_t>(heap_.size()) + background_ >= cores_) {
+    waiting_.push_back(&job);  // every core is taken
+    return;
+  }
+  begin(job);
   reschedule();
 }
 
+void HostCpu::begin(Job& job) {
+  job.finish_v = v_ + job.work;
+  job.slot = heap_.size();
+  heap_.push_back(&job);
+  sift_up(job.slot);
+}
+
+void HostCpu::run_waiting() {
+  while (!waiting_.empty() && static_cast<std::int64_t>(heap_.size()) + background_ < cores_) {
+    Job& j = *waiting_.front();
+    waiting_.pop_front();
+    begin(j);
+  }
+}
+
 void HostCpu::withdraw(Job& job) {
-  if (job.slot == kNoSlot) return;  // already dropped by reset()
+  if (job.slot == kNoSlot) {
+    // Waiting for a core (run to completion), or already dropped by reset().
+    auto it = std::find(waiting_.begin(), waiting_.end(), &job);
+    if (it != waiting_.end()) waiting_.erase(it);
+    return;
+  }
   advance();
   remove_at(job.slot);
+  run_waiting();
   reschedule();
 }
 
@@ -63,12 +91,14 @@ void HostCpu::add_background(int delta) {
   advance();
   background_ += delta;
   if (background_ < 0) throw std::logic_error("goruntime: HostCpu background below zero");
+  run_waiting();
   reschedule();
 }
 
 void HostCpu::reset() {
   for (Job* j : heap_) j->slot = kNoSlot;
   heap_.clear();
+  waiting_.clear();
   background_ = 0;
   v_ = 0;
   v_at_ = sim_.now();
@@ -85,7 +115,9 @@ void HostCpu::finish_due() {
     j.done = true;
     sim_.wake(j.token);
   }
-  // The finished threads leave the runnable set now; the rest speed up from here.
+  // The finished threads leave the runnable set now: the rest speed up from here, or (run
+  // to completion) the next in line take the freed cores.
+  run_waiting();
   reschedule();
 }
 

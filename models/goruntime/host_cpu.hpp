@@ -17,9 +17,15 @@
 // event; a change of n moves that one event. Threads counted but not tracked as jobs (Go code
 // that began while a core was free, see GoProcess::run_on_p) are "background": they take a
 // share and run at full speed until their slice ends (≤ one preemption quantum).
+//
+// Processor sharing is one end of what a real scheduler does. The other end, also here, is
+// run to completion: a thread that gets a core keeps it until its work is done and the others
+// wait in FIFO order (CoreSharing). Linux lies between the two.
 #include <cstdint>
+#include <deque>
 #include <vector>
 
+#include "models/goruntime/config.hpp"
 #include "sim/process.hpp"
 #include "sim/simulation.hpp"
 
@@ -30,6 +36,7 @@ class HostCpu {
   // One waiting thread's CPU work; lives in the awaiting coroutine's frame.
   struct Job {
     double finish_v = 0;     // V at which the job has had all its work
+    double work = 0;         // ns of a core it needs
     std::uint64_t seq = 0;   // FIFO among equal finishes (never pointer order)
     std::size_t slot = kNoSlot;
     sim::WakeToken token;
@@ -39,7 +46,8 @@ class HostCpu {
 
   // Its events are of kind "go.cpu", interned at the first job (so a process that never
   // shares a core leaves the kind table, and every fingerprint, as it was).
-  HostCpu(sim::Simulation& sim, int cores);
+  HostCpu(sim::Simulation& sim, int cores,
+          CoreSharing sharing = CoreSharing::kProcessorSharing);
   void set_actor(sim::ActorId actor) { event_.actor_id = actor; }
   HostCpu(const HostCpu&) = delete;
   HostCpu& operator=(const HostCpu&) = delete;
@@ -50,9 +58,11 @@ class HostCpu {
 
   // A thread that takes a core but is not a job (+1 when it starts, -1 when it ends).
   void add_background(int delta);
-  // Whether one more runnable thread would have to share (n + 1 > cores).
+  // Whether one more runnable thread would have to share or wait (n + 1 > cores).
   bool busy() const { return runnable() + 1 > cores_; }
-  std::int64_t runnable() const { return static_cast<std::int64_t>(heap_.size()) + background_; }
+  std::int64_t runnable() const {
+    return static_cast<std::int64_t>(heap_.size() + waiting_.size()) + background_;
+  }
   int cores() const { return cores_; }
   // The process died: every thread is gone (their frames are being cancelled).
   void reset();
@@ -73,19 +83,23 @@ class HostCpu {
   static bool before(const Job* a, const Job* b) {
     return a->finish_v < b->finish_v || (a->finish_v == b->finish_v && a->seq < b->seq);
   }
+  void begin(Job& job);  // the job runs from now
+  void run_waiting();    // run to completion: waiting jobs take the free cores
   void sift_up(std::size_t i);
   void sift_down(std::size_t i);
   void remove_at(std::size_t i);
 
   sim::Simulation& sim_;
   int cores_;
+  CoreSharing sharing_;
   Event event_;
   sim::Time event_at_ = sim::kTimeMax;
   double v_ = 0;
   sim::Time v_at_ = 0;
   std::int64_t background_ = 0;
   std::uint64_t next_seq_ = 0;
-  std::vector<Job*> heap_;  // binary min-heap on (finish_v, seq)
+  std::vector<Job*> heap_;    // running jobs, a binary min-heap on (finish_v, seq)
+  std::deque<Job*> waiting_;  // run to completion: jobs waiting for a core, FIFO
 };
 
 struct HostCpu::RunAwaiter {

@@ -126,3 +126,23 @@ TEST_CASE("April replay: under Go's semantics the port searches alone grow the t
   INFO("count-only east threads " << counted.east_threads);
   CHECK(counted.east_threads >= 0.8 * go.east_threads);
 }
+
+TEST_CASE("April replay: under Go's semantics the scheduler brackets the thread surge") {
+  // With a little Go code before each port search (dial_go_cpu), a handed-off P reaches its
+  // next bind(2) only once its new M has had a core. Processor sharing gives it one at once
+  // (at 6/n speed) and the threads keep coming; run to completion makes it wait for a search
+  // to end, and the threads stay near the Ps. Linux lies between, and so may the PM's x10.
+  const std::string west = "datacenters.west.services.dataplane.params.";
+  std::vector<std::string> go{kDp + "log_write_lock=true", kDp + "sysmon_parks=true",
+                              kDp + "dial_go_cpu=5us", west + "log_write_lock=true",
+                              west + "sysmon_parks=true", west + "dial_go_cpu=5us"};
+  Window shared = monday_window(go);
+  go.push_back(kDp + "core_sharing=run_to_completion");
+  go.push_back(west + "core_sharing=run_to_completion");
+  Window fifo = monday_window(go);
+  INFO("east threads: processor sharing " << shared.east_threads << ", run to completion "
+                                          << fifo.east_threads << "; west " << fifo.west_threads);
+  CHECK(shared.east_threads >= 50 * shared.west_threads);
+  CHECK(fifo.east_threads <= 5 * fifo.west_threads);
+  CHECK(fifo.east_bind_errors > 0);  // the same port exhaustion
+}

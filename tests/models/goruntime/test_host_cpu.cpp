@@ -102,6 +102,32 @@ TEST_CASE("HostCpu: a cancelled thread leaves, and the others speed up") {
   CHECK(cpu.runnable() == 0);
 }
 
+TEST_CASE("HostCpu, run to completion: a thread keeps its core, the others wait in order") {
+  // Six 1-ms jobs on two cores: two at a time, in arrival order; a cancelled waiting job
+  // leaves the line; a background thread holds a core like a job.
+  Simulation sim(1);
+  HostCpu cpu(sim, 2, goruntime::CoreSharing::kRunToCompletion);
+  std::vector<Time> done(6, 0);
+  std::vector<ProcessHandle> h;
+  for (Time& d : done) h.push_back(sim.spawn(thread(sim, cpu, 0, kMillisecond, d)));
+  sim.run_until(kMillisecond / 2);
+  CHECK(cpu.runnable() == 6);
+  h[3].cancel();
+  sim.run();
+  CHECK(done == std::vector<Time>{kMillisecond, kMillisecond, 2 * kMillisecond, 0,
+                                  2 * kMillisecond, 3 * kMillisecond});
+  cpu.add_background(1);
+  Time a = 0, b = 0;
+  sim.spawn(thread(sim, cpu, 0, kMillisecond, a));
+  sim.spawn(thread(sim, cpu, 0, kMillisecond, b));
+  sim.run_until(sim.now() + kMillisecond / 2);
+  CHECK(b == 0);  // one core is the background thread's, the other a's
+  cpu.add_background(-1);  // its slice ends: b takes that core now
+  sim.run();
+  CHECK(a == 4 * kMillisecond);
+  CHECK(b == 4 * kMillisecond + kMillisecond / 2);
+}
+
 TEST_CASE("HostCpu: M/M/1-PS has the mean sojourn of M/M/1, E[S] / (1 - rho)") {
   // Processor sharing is insensitive: its mean time in system is E[S]/(1-rho) whatever the
   // work distribution (Kleinrock). Poisson arrivals, exponential work, one core.
@@ -123,14 +149,21 @@ namespace {
 
 // A Go process on a 2-core host, idle for a second (sysmon parked).
 struct IdleHost {
-  explicit IdleHost(bool contention) : sim(5), go(sim, config(contention)) {
+  explicit IdleHost(bool contention,
+                    goruntime::CoreSharing sharing = goruntime::CoreSharing::kProcessorSharing,
+                    Duration prologue = 0)
+      : sim(5), go(sim, config(contention, sharing, prologue)) {
     sim.run_until(kSecond);
   }
   ~IdleHost() { sim.shutdown(); }
-  static GoConfig config(bool contention) {
+  static GoConfig config(bool contention,
+                         goruntime::CoreSharing sharing = goruntime::CoreSharing::kProcessorSharing,
+                         Duration prologue = 0) {
     GoConfig cfg;
     cfg.cores = 2;
     cfg.cpu_contention = contention;
+    cfg.core_sharing = sharing;
+    cfg.syscall_cpu_prologue = prologue;
     return cfg;
   }
   void searches(int n, Duration work) {
@@ -147,9 +180,12 @@ struct Burst {
   Time done_after = 0;
 };
 
-// 400 goroutines each search the port range for 2 ms of kernel CPU.
-Burst port_search_burst(bool contention) {
-  IdleHost h(contention);
+// 400 goroutines each search the port range for 2 ms of kernel CPU (after `prologue` of Go
+// code on their P).
+Burst port_search_burst(bool contention,
+                        goruntime::CoreSharing sharing = goruntime::CoreSharing::kProcessorSharing,
+                        Duration prologue = 0) {
+  IdleHost h(contention, sharing, prologue);
   h.searches(400, 2 * kMillisecond);
   h.sim.run_until(3 * kSecond);
   CHECK(h.go.goroutines() == 0);
@@ -192,6 +228,28 @@ TEST_CASE("Port searches share the host's cores: slower, more threads, work cons
   CHECK(shared.done_after < 440 * kMillisecond);  // and no core idles while work waits
   CHECK(shared.threads > 3 * free.threads);
   CHECK(shared.runnable_peak > 2 * 2);  // more runnable threads than twice the cores
+}
+
+TEST_CASE("With Go code before each search, the scheduler decides the threads: PS vs FIFO") {
+  // A handed-off P reaches its next bind(2) only after its new M has run the Go code before
+  // it, g, on a core. Processor sharing lets it in at once at C/n speed: Ms keep coming while
+  // searches stretch, about C x d / g of them in the kernel (2 x 2 ms / 20 us = 200). Run to
+  // completion makes it wait for a search to end: a P's next search starts only when a core
+  // frees, so only a few Ms ever exist. Real Linux lies between the two.
+  using goruntime::CoreSharing;
+  Burst ps20 = port_search_burst(true, CoreSharing::kProcessorSharing, 20 * kMicrosecond);
+  Burst fifo5 = port_search_burst(true, CoreSharing::kRunToCompletion, 5 * kMicrosecond);
+  Burst fifo0 = port_search_burst(true, CoreSharing::kRunToCompletion, 0);
+  INFO("PS g=20us threads " << ps20.threads << ", FIFO g=5us " << fifo5.threads
+                            << ", FIFO g=0 " << fifo0.threads);
+  CHECK(static_cast<double>(ps20.threads) == Approx(2.0 * 2e-3 / 20e-6).epsilon(0.1));
+  CHECK(fifo5.threads <= 2 * 2 + 3);
+  // Without Go code in between, nothing holds a handed-off P back: FIFO grows threads too.
+  CHECK(fifo0.threads > 300);
+  // Either way the work is the same: 400 x 2 ms on 2 cores, plus the Go code.
+  CHECK(ps20.done_after >= 400 * kMillisecond);
+  CHECK(fifo5.done_after >= 400 * kMillisecond);
+  CHECK(fifo5.done_after < 410 * kMillisecond);
 }
 
 TEST_CASE("Go code waits for a core behind the kernel's port searches") {
