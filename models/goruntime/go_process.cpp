@@ -457,37 +457,38 @@ sim::Task<> GoProcess::syscall(sim::Duration d) {
   if (d < 0) {
     throw std::invalid_argument("goruntime: syscall() duration must be >= 0");
   }
-  return syscall_impl(nullptr, 0, d, false);
+  return syscall_impl(nullptr, 0, d, false, 0);
 }
 
 sim::Task<> GoProcess::syscall_cpu(sim::Duration work) {
   if (work < 0) {
     throw std::invalid_argument("goruntime: syscall_cpu() work must be >= 0");
   }
-  return syscall_impl(nullptr, 0, work, cfg_.cpu_contention);
+  return syscall_impl(nullptr, 0, work, cfg_.cpu_contention, cfg_.syscall_cpu_prologue);
 }
 
 sim::Task<> GoProcess::syscall_write(WriteTarget& target, std::int64_t bytes) {
   if (bytes < 0) {
     throw std::invalid_argument("goruntime: syscall_write() bytes must be >= 0");
   }
-  return syscall_impl(&target, bytes, 0, false);
+  return syscall_impl(&target, bytes, 0, false, 0);
 }
 
 sim::Task<> GoProcess::syscall_impl(WriteTarget* target, std::int64_t bytes, sim::Duration d,
-                                    bool kernel_cpu) {
+                                    bool kernel_cpu, sim::Duration prologue) {
   std::uint64_t inc = incarnation_;
   co_await RunAwaiter(this, inc);  // only a running goroutine can enter a syscall
-  if (kernel_cpu && cfg_.syscall_cpu_prologue > 0) {
+  if (prologue > 0) {
     // The Go code leading to the call runs on this P first: a handed-off P reaches its next
     // bind(2) only once its new M has had a core.
     try {
-      co_await on_core(cfg_.syscall_cpu_prologue, inc);
+      co_await on_core(prologue, inc);
     } catch (...) {
       if (inc == incarnation_ && alive_) release_p();
       throw;
     }
     throw_if_gone(inc);
+    cpu_busy_ns_ += prologue;
   }
   sim::Time now = sim_.now();
   sim::Time end = target != nullptr ? target->complete_write(now, bytes) : now + d;

@@ -211,8 +211,9 @@ class GoProcess {
   void p_leaves_idle();
   void wake_parked_sysmon();
   void sysmon_after_stw(sim::Time stw_began);
+  // `prologue`: Go code on the P before the call; `kernel_cpu`: the call computes on a core.
   sim::Task<> syscall_impl(WriteTarget* target, std::int64_t bytes, sim::Duration d,
-                           bool kernel_cpu);
+                           bool kernel_cpu, sim::Duration prologue);
   sim::Task<> run_on_p(sim::Duration work, bool gc_assist);
   // One slice of Go code by an M that holds a P, on the host's cores (HostCpu).
   sim::Task<> on_core(sim::Duration slice, std::uint64_t inc);

@@ -284,3 +284,14 @@ TEST_CASE("A crash drops every runnable thread; the restarted process starts unc
   CHECK(took == kMillisecond);
   sim.shutdown();
 }
+
+TEST_CASE("The Go code before a syscall_cpu runs on its P, shared cores or not") {
+  // One search with 30 us of Go code before it on an idle host: 30 us + 2 ms either way.
+  for (bool contention : {true, false}) {
+    IdleHost h(contention, goruntime::CoreSharing::kProcessorSharing, 30 * kMicrosecond);
+    h.searches(1, 2 * kMillisecond);
+    h.sim.run_until(2 * kSecond);
+    CHECK(h.last_return - kSecond == 2 * kMillisecond + 30 * kMicrosecond);
+    CHECK(h.go.cpu_busy_ns() == 30 * kMicrosecond);  // goroutine CPU like any Go code
+  }
+}
