@@ -430,29 +430,6 @@ sim::Task<> GoProcess::run_on_p(sim::Duration work, bool gc_assist) {
   }
 }
 
-// With a core free the slice runs at full speed to its end, even if the host fills up
-// meanwhile (a slice is at most one preemption quantum, usually µs), and counts as a runnable
-// thread for everyone else. On a full host it shares (or waits for a core) from its start.
-sim::Task<> GoProcess::on_core(sim::Duration slice, std::uint64_t inc) {
-  const bool shared = cfg_.cpu_contention && cpu_.busy();
-  const bool counted = cfg_.cpu_contention && !shared;
-  if (counted) {
-    cpu_.add_background(1);
-    runnable_peak_ = std::max(runnable_peak_, cpu_.runnable());
-  }
-  try {
-    if (shared) {
-      co_await cpu_.run(slice);
-    } else {
-      co_await sim::sleep(slice);
-    }
-  } catch (...) {
-    if (counted && inc == incarnation_ && alive_) cpu_.add_background(-1);
-    throw;
-  }
-  if (counted && inc == incarnation_ && alive_) cpu_.add_background(-1);
-}
-
 sim::Task<> GoProcess::syscall(sim::Duration d) {
   if (d < 0) {
     throw std::invalid_argument("goruntime: syscall() duration must be >= 0");
@@ -496,7 +473,6 @@ sim::Task<> GoProcess::syscall_impl(WriteTarget* target, std::int64_t bytes, sim
   enter_syscall(rec);
   try {
     if (kernel_cpu) {
-      runnable_peak_ = std::max(runnable_peak_, cpu_.runnable() + 1);
       co_await cpu_.run(d);
     } else {
       co_await sim::sleep_until(end);

@@ -139,7 +139,7 @@ class GoProcess {
   // OS threads wanting a core: Ms running Go code plus Ms computing in the kernel (HostCpu).
   std::int64_t runnable_threads() const { return alive_ ? cpu_.runnable() : 0; }
   // The most runnable threads at once since this GoProcess was created, across restarts.
-  std::int64_t runnable_threads_peak() const { return runnable_peak_; }
+  std::int64_t runnable_threads_peak() const { return cpu_.runnable_peak(); }
   std::int64_t heap_live_bytes() const { return heap_live_; }
   std::int64_t heap_alloc_bytes() const { return heap_alloc_; }
   std::int64_t heap_peak_bytes() const { return heap_peak_; }
@@ -215,8 +215,10 @@ class GoProcess {
   sim::Task<> syscall_impl(WriteTarget* target, std::int64_t bytes, sim::Duration d,
                            bool kernel_cpu, sim::Duration prologue);
   sim::Task<> run_on_p(sim::Duration work, bool gc_assist);
-  // One slice of Go code by an M that holds a P, on the host's cores (HostCpu).
-  sim::Task<> on_core(sim::Duration slice, std::uint64_t inc);
+  // co_await on_core(slice, inc): one slice of Go code by an M that holds a P, on the host's
+  // cores (HostCpu). An awaiter, not a coroutine: it runs for every slice of Go code.
+  struct CoreSliceAwaiter;
+  CoreSliceAwaiter on_core(sim::Duration slice, std::uint64_t inc);
   sim::Task<> alloc_impl(std::int64_t bytes, bool keep);
   void restart(std::uint64_t inc);
 
@@ -278,7 +280,6 @@ class GoProcess {
   std::uint64_t handoffs_ = 0;
   sim::Histogram runq_wait_hist_;
   HostCpu cpu_;
-  std::int64_t runnable_peak_ = 0;
 
   // Memory and GC
   std::int64_t heap_live_ = 0;
@@ -328,6 +329,39 @@ struct GoProcess::GoroutineAwaiter {
   }
   Goroutine await_resume() { return Goroutine(go, p); }
 };
+
+// With a core free the slice runs at full speed to its end, even if the host fills up
+// meanwhile (a slice is at most one preemption quantum, usually µs), and counts as a runnable
+// thread for everyone else. On a full host it shares (or waits for a core) from its start.
+struct GoProcess::CoreSliceAwaiter {
+  GoProcess* go;
+  std::uint64_t inc;
+  bool shared;   // a HostCpu job from its start
+  bool counted;  // a background thread of the HostCpu while it sleeps its slice
+  HostCpu::RunAwaiter job;
+  sim::SleepAwaiter sleep;
+
+  bool await_ready() const noexcept { return false; }
+  template <class P>
+  bool await_suspend(std::coroutine_handle<P> h) {
+    if (counted) go->cpu_.add_background(1);
+    return shared ? job.await_suspend(h) : sleep.await_suspend(h);
+  }
+  void await_resume() {
+    if (counted && inc == go->incarnation_ && go->alive_) go->cpu_.add_background(-1);
+    if (shared) {
+      job.await_resume();
+    } else {
+      sleep.await_resume();
+    }
+  }
+};
+
+inline GoProcess::CoreSliceAwaiter GoProcess::on_core(sim::Duration slice, std::uint64_t inc) {
+  const bool shared = cfg_.cpu_contention && cpu_.busy();
+  return CoreSliceAwaiter{this, inc, shared, cfg_.cpu_contention && !shared, cpu_.run(slice),
+                          sim::sleep(slice)};
+}
 
 struct GoProcess::RunAwaiter {
   RunAwaiter(GoProcess* g, std::uint64_t incarnation) : go(g), inc(incarnation) {}

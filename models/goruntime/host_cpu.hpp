@@ -22,8 +22,9 @@
 // run to completion: a thread that gets a core keeps it until its work is done and the others
 // wait in FIFO order (CoreSharing). Linux lies between the two.
 #include <cstdint>
+#include <algorithm>
 #include <deque>
-#include <vector>
+#include <set>
 
 #include "models/goruntime/config.hpp"
 #include "sim/process.hpp"
@@ -33,16 +34,22 @@ namespace goruntime {
 
 class HostCpu {
  public:
+  struct Job;
+  // Running jobs in order of finish; seq breaks ties FIFO (never pointer order).
+  struct FinishOrder {
+    bool operator()(const Job* a, const Job* b) const;
+  };
+  using Running = std::set<Job*, FinishOrder>;
   // One waiting thread's CPU work; lives in the awaiting coroutine's frame.
   struct Job {
     double finish_v = 0;     // V at which the job has had all its work
     double work = 0;         // ns of a core it needs
-    std::uint64_t seq = 0;   // FIFO among equal finishes (never pointer order)
-    std::size_t slot = kNoSlot;
+    std::uint64_t seq = 0;
+    Running::iterator pos;   // valid while `running`
+    bool running = false;
     sim::WakeToken token;
     bool done = false;
   };
-  static constexpr std::size_t kNoSlot = ~std::size_t{0};
 
   // Its events are of kind "go.cpu", interned at the first job (so a process that never
   // shares a core leaves the kind table, and every fingerprint, as it was).
@@ -61,8 +68,10 @@ class HostCpu {
   // Whether one more runnable thread would have to share or wait (n + 1 > cores).
   bool busy() const { return runnable() + 1 > cores_; }
   std::int64_t runnable() const {
-    return static_cast<std::int64_t>(heap_.size() + waiting_.size()) + background_;
+    return static_cast<std::int64_t>(running_.size() + waiting_.size()) + background_;
   }
+  // The most runnable threads at once since construction (reset() keeps it).
+  std::int64_t runnable_peak() const { return peak_; }
   int cores() const { return cores_; }
   // The process died: every thread is gone (their frames are being cancelled).
   void reset();
@@ -80,14 +89,10 @@ class HostCpu {
   void advance();       // brings V up to now at the current rate
   void reschedule();    // one event at the earliest finish
   void finish_due();
-  static bool before(const Job* a, const Job* b) {
-    return a->finish_v < b->finish_v || (a->finish_v == b->finish_v && a->seq < b->seq);
-  }
   void begin(Job& job);  // the job runs from now
+  void stop(Job& job);   // it leaves the running set
   void run_waiting();    // run to completion: waiting jobs take the free cores
-  void sift_up(std::size_t i);
-  void sift_down(std::size_t i);
-  void remove_at(std::size_t i);
+  void note_peak() { peak_ = std::max(peak_, runnable()); }
 
   sim::Simulation& sim_;
   int cores_;
@@ -98,9 +103,14 @@ class HostCpu {
   sim::Time v_at_ = 0;
   std::int64_t background_ = 0;
   std::uint64_t next_seq_ = 0;
-  std::vector<Job*> heap_;    // running jobs, a binary min-heap on (finish_v, seq)
+  std::int64_t peak_ = 0;
+  Running running_;
   std::deque<Job*> waiting_;  // run to completion: jobs waiting for a core, FIFO
 };
+
+inline bool HostCpu::FinishOrder::operator()(const Job* a, const Job* b) const {
+  return a->finish_v < b->finish_v || (a->finish_v == b->finish_v && a->seq < b->seq);
+}
 
 struct HostCpu::RunAwaiter {
   HostCpu* cpu;

@@ -53,6 +53,17 @@ Window monday_window(std::vector<std::string> extra) {
 
 const std::string kDp = "datacenters.east.services.dataplane.params.";
 
+// The same data-plane settings in both datacenters (the west is the healthy baseline).
+std::vector<std::string> both_dcs(std::initializer_list<std::string> settings) {
+  std::vector<std::string> out;
+  for (const auto& dc : {std::string("east"), std::string("west")}) {
+    for (const auto& s : settings) {
+      out.push_back("datacenters." + dc + ".services.dataplane.params." + s);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("April replay: the batch client exhausts ports in its datacenter only") {
@@ -102,19 +113,15 @@ TEST_CASE("April replay: under Go's semantics the port searches alone grow the t
   // each batch's first dial wakes sysmon at its ~70 us tick, and every 2-ms port search is
   // retaken after two ticks. Sharing the host's 6 cores, the searches slow as more run, so
   // nearly every goroutine of a batch ends up on its own M in bind(2).
-  const std::string west = "datacenters.west.services.dataplane.params.";
-  const std::vector<std::string> go_semantics{kDp + "log_write_lock=true", kDp + "sysmon_parks=true",
-                                              west + "log_write_lock=true", west + "sysmon_parks=true"};
+  const std::vector<std::string> go_semantics = both_dcs({"log_write_lock=true", "sysmon_parks=true"});
   Window go = monday_window(go_semantics);
   INFO("east threads " << go.east_threads << ", west " << go.west_threads);
   CHECK(go.east_bind_errors > 0);
   CHECK(go.east_threads >= 50 * go.west_threads);
   CHECK(go.east_runnable_peak > 100);  // the searches were starved of cores, not just many
   // If the searches did not wait for cores: 6 Ps x 2 ms / 140 us ~ 86 Ms in the kernel.
-  std::vector<std::string> uncontended = go_semantics;
-  uncontended.push_back(kDp + "cpu_contention=false");
-  uncontended.push_back(west + "cpu_contention=false");
-  Window free = monday_window(uncontended);
+  Window free = monday_window(
+      both_dcs({"log_write_lock=true", "sysmon_parks=true", "cpu_contention=false"}));
   INFO("uncontended east threads " << free.east_threads);
   CHECK(free.east_threads >= 5 * free.west_threads);
   CHECK(free.east_threads <= 20 * free.west_threads);
@@ -132,14 +139,10 @@ TEST_CASE("April replay: under Go's semantics the scheduler brackets the thread 
   // next bind(2) only once its new M has had a core. Processor sharing gives it one at once
   // (at 6/n speed) and the threads keep coming; run to completion makes it wait for a search
   // to end, and the threads stay near the Ps. Linux lies between, and so may the PM's x10.
-  const std::string west = "datacenters.west.services.dataplane.params.";
-  std::vector<std::string> go{kDp + "log_write_lock=true", kDp + "sysmon_parks=true",
-                              kDp + "dial_go_cpu=5us", west + "log_write_lock=true",
-                              west + "sysmon_parks=true", west + "dial_go_cpu=5us"};
-  Window shared = monday_window(go);
-  go.push_back(kDp + "core_sharing=run_to_completion");
-  go.push_back(west + "core_sharing=run_to_completion");
-  Window fifo = monday_window(go);
+  Window shared = monday_window(both_dcs({"log_write_lock=true", "sysmon_parks=true",
+                                          "dial_go_cpu=5us"}));
+  Window fifo = monday_window(both_dcs({"log_write_lock=true", "sysmon_parks=true",
+                                        "dial_go_cpu=5us", "core_sharing=run_to_completion"}));
   INFO("east threads: processor sharing " << shared.east_threads << ", run to completion "
                                           << fifo.east_threads << "; west " << fifo.west_threads);
   CHECK(shared.east_threads >= 50 * shared.west_threads);
