@@ -60,10 +60,16 @@ std::vector<sim::ParamSpec> dataplane_params() {
         "runs slower; false = port searches never wait for a core"),
       p("core_sharing", ParamType::Enum, "", "processor_sharing",
         "how more runnable threads than cores share them: processor_sharing (all progress at "
-        "once, as Linux's scheduler approaches with wake-up preemption) or run_to_completion "
-        "(a thread keeps its core until its work is done, the rest wait in order); real Linux "
-        "lies between, so the two bracket it",
-        false, std::nullopt, std::nullopt, {"processor_sharing", "run_to_completion"}),
+        "once, as Linux's scheduler approaches with wake-up preemption), run_to_completion "
+        "(a thread keeps its core until its work is done, the rest wait in order) or "
+        "time_slice (round robin with `time_slice`: Linux EEVDF when a waking thread does not "
+        "preempt before the running one's slice ends)",
+        false, std::nullopt, std::nullopt,
+        {"processor_sharing", "run_to_completion", "time_slice"}),
+      p("time_slice", ParamType::Duration, "", "3ms",
+        "core_sharing time_slice: how long a thread keeps a core per turn (Linux EEVDF base "
+        "slice 0.75 ms x (1 + ilog2(min(CPUs, 8))) = 3 ms on 8+ CPUs, kernel/sched/fair.c)",
+        false, 1, 1e9),
       p("dial_go_cpu", ParamType::Duration, "", "0s",
         "Go CPU a goroutine spends on its P before a dial's port search (net.Dialer, "
         "socket(2), setsockopt(2)); 0 = none, as the replay assumes (not measured; a few us "
@@ -194,6 +200,7 @@ DataPlaneConfig config_from(const HostContext& ctx) {
   c.go.sysmon_parks_when_idle = v.flag("sysmon_parks");
   c.go.cpu_contention = v.flag("cpu_contention");
   c.go.core_sharing = goruntime::parse_core_sharing(v.choice("core_sharing"));
+  c.go.time_slice = v.duration("time_slice");
   c.go.syscall_cpu_prologue = v.duration("dial_go_cpu");
   c.go.gogc = static_cast<int>(v.integer("gogc"));
   c.go.gomemlimit_bytes = v.size_bytes("gomemlimit") > 0 ? scaled(v.size_bytes("gomemlimit"), s) : 0;

@@ -17,6 +17,7 @@ void GoConfig::validate() const {
   require(syscall_cpu_prologue >= 0 && syscall_cpu_prologue <= preempt_quantum,
           "syscall_cpu_prologue", "must be >= 0 and <= preempt_quantum");
   require(cores >= 1, "cores", "must be >= 1");
+  require(time_slice > 0, "time_slice", "must be > 0");
   require(gomaxprocs >= 0, "gomaxprocs", "must be >= 0 (0 = cores)");
   require(sysmon_tick_min > 0, "sysmon_tick_min", "must be > 0");
   require(sysmon_tick_max >= sysmon_tick_min, "sysmon_tick_max", "must be >= sysmon_tick_min");
@@ -55,12 +56,18 @@ void GoConfig::validate() const {
 CoreSharing parse_core_sharing(std::string_view text) {
   if (text == "processor_sharing") return CoreSharing::kProcessorSharing;
   if (text == "run_to_completion") return CoreSharing::kRunToCompletion;
+  if (text == "time_slice") return CoreSharing::kTimeSlice;
   throw std::invalid_argument("unknown core sharing '" + std::string(text) +
-                              "' (expected processor_sharing or run_to_completion)");
+                              "' (expected processor_sharing, run_to_completion or time_slice)");
 }
 
 const char* to_string(CoreSharing s) {
-  return s == CoreSharing::kProcessorSharing ? "processor_sharing" : "run_to_completion";
+  switch (s) {
+    case CoreSharing::kProcessorSharing: return "processor_sharing";
+    case CoreSharing::kRunToCompletion: return "run_to_completion";
+    case CoreSharing::kTimeSlice: return "time_slice";
+  }
+  return "?";
 }
 
 }  // namespace goruntime

@@ -18,6 +18,7 @@ inline constexpr std::int64_t kGiB = 1024 * kMiB;
 enum class CoreSharing {
   kProcessorSharing,  // n runnable threads on C cores each run at min(1, C/n)
   kRunToCompletion,   // at most C run, each to the end of its work; the rest wait FIFO
+  kTimeSlice,         // at most C run, each for one time slice, then behind the waiting ones
 };
 CoreSharing parse_core_sharing(std::string_view text);  // throws std::invalid_argument
 const char* to_string(CoreSharing s);
@@ -53,8 +54,14 @@ struct GoConfig {
   // approaches with wake-up preemption). Run to completion: a thread keeps its core until
   // its work is done (a time slice longer than the work, no preemption). Real Linux lies
   // between — EEVDF's slice is ~3 ms, longer than a 2-ms port search, but a waking thread
-  // may preempt — so the two bracket it.
+  // may preempt — so the two bracket it. Time slices: round robin with `time_slice`, Linux's
+  // EEVDF for threads of equal weight when a waking thread does not preempt the running one
+  // before its slice ends (sched_feat RUN_TO_PARITY, on by default).
   CoreSharing core_sharing = CoreSharing::kProcessorSharing;
+  // EEVDF's base slice: sysctl_sched_base_slice 0.75 ms × (1 + ilog2(min(CPUs, 8))) under the
+  // default logarithmic tunable scaling = 3 ms on any host of 8 or more CPUs
+  // (kernel/sched/fair.c, get_update_sysctl_factor). Used by CoreSharing::kTimeSlice only.
+  sim::Duration time_slice = 3 * sim::kMillisecond;
   // Go code a goroutine runs on its P right before each syscall_cpu (the dial's net.Dialer,
   // socket(2), setsockopt(2) before bind(2)); it needs a core like any Go code. 0 = none.
   sim::Duration syscall_cpu_prologue = 0;

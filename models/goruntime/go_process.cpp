@@ -53,7 +53,7 @@ GoProcess::GoProcess(sim::Simulation& sim, GoConfig cfg)
       cfg_(std::move(cfg)),
       sysmon_(cfg_.sysmon_tick_min, cfg_.sysmon_tick_max, cfg_.sysmon_idle_ticks_before_backoff,
               cfg_.sysmon_timer_slack),
-      cpu_(sim, std::max(1, cfg_.cores), cfg_.core_sharing) {
+      cpu_(sim, std::max(1, cfg_.cores), cfg_.core_sharing, cfg_.time_slice) {
   cfg_.validate();
   procs_ = cfg_.procs();
   cpu_cap_ = std::min(procs_, cfg_.cores);

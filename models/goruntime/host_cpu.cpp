@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
+#include <vector>
 
 namespace goruntime {
 namespace {
@@ -10,15 +12,22 @@ namespace {
 constexpr double kEpsilonNs = 1e-6;
 }  // namespace
 
-HostCpu::HostCpu(sim::Simulation& sim, int cores, CoreSharing sharing)
-    : sim_(sim), cores_(cores), sharing_(sharing) {
+HostCpu::HostCpu(sim::Simulation& sim, int cores, CoreSharing sharing, sim::Duration time_slice)
+    : sim_(sim),
+      cores_(cores),
+      sharing_(sharing),
+      slice_(sharing == CoreSharing::kTimeSlice ? static_cast<double>(time_slice)
+                                                : std::numeric_limits<double>::infinity()) {
   if (cores < 1) throw std::invalid_argument("goruntime: a host needs at least one core");
+  if (sharing == CoreSharing::kTimeSlice && time_slice <= 0) {
+    throw std::invalid_argument("goruntime: a time slice must be > 0");
+  }
   event_.cpu = this;
   v_at_ = sim.now();
 }
 
 double HostCpu::rate() const {
-  if (sharing_ == CoreSharing::kRunToCompletion) return 1.0;  // a running job owns its core
+  if (sharing_ != CoreSharing::kProcessorSharing) return 1.0;  // a running job owns its core
   const std::int64_t n = runnable();
   return n <= cores_ ? 1.0 : static_cast<double>(cores_) / static_cast<double>(n);
 }
@@ -49,7 +58,7 @@ void HostCpu::start(Job& job, sim::Duration work) {
   job.work = static_cast<double>(work);
   job.seq = next_seq_++;
   job.done = false;
-  if (sharing_ == CoreSharing::kRunToCompletion &&
+  if (sharing_ != CoreSharing::kProcessorSharing &&
       static_cast<std::int64_t>(running_.size()) + background_ >= cores_) {
     waiting_.push_back(&job);  // every core is taken
   } else {
@@ -60,7 +69,8 @@ void HostCpu::start(Job& job, sim::Duration work) {
 }
 
 void HostCpu::begin(Job& job) {
-  job.finish_v = v_ + job.work;
+  job.turn_v = v_;
+  job.finish_v = v_ + std::min(job.work, slice_);
   job.pos = running_.insert(&job).first;
   job.running = true;
 }
@@ -80,7 +90,7 @@ void HostCpu::run_waiting() {
 
 void HostCpu::withdraw(Job& job) {
   if (!job.running) {
-    // Waiting for a core (run to completion), or already dropped by reset().
+    // Waiting for a core, or already dropped by reset().
     auto it = std::find(waiting_.begin(), waiting_.end(), &job);
     if (it != waiting_.end()) waiting_.erase(it);
     return;
@@ -114,14 +124,23 @@ void HostCpu::finish_due() {
   if (sim_.now() != event_at_) return;  // superseded
   event_at_ = sim::kTimeMax;
   advance();
+  std::vector<Job*> slice_over;
   while (!running_.empty() && (*running_.begin())->finish_v <= v_ + kEpsilonNs) {
     Job& j = **running_.begin();
     stop(j);
+    j.work -= v_ - j.turn_v;
+    if (j.work > kEpsilonNs) {
+      slice_over.push_back(&j);
+      continue;
+    }
     j.done = true;
     sim_.wake(j.token);
   }
-  // The finished threads leave the runnable set now: the rest speed up from here, or (run
-  // to completion) the next in line take the freed cores.
+  // Round robin: a thread whose slice is over goes behind those waiting (or straight back
+  // onto its core when nobody waits).
+  for (Job* j : slice_over) waiting_.push_back(j);
+  // The finished threads leave the runnable set now: the rest speed up from here, or the
+  // next in line take the freed cores.
   run_waiting();
   reschedule();
 }

@@ -20,7 +20,9 @@
 //
 // Processor sharing is one end of what a real scheduler does. The other end, also here, is
 // run to completion: a thread that gets a core keeps it until its work is done and the others
-// wait in FIFO order (CoreSharing). Linux lies between the two.
+// wait in FIFO order (CoreSharing). Between them, time slices: a thread keeps its core for
+// one slice, then goes behind the waiting ones (round robin) — Linux's EEVDF with equal
+// weights, where the running thread is not preempted before its slice ends (RUN_TO_PARITY).
 #include <cstdint>
 #include <algorithm>
 #include <deque>
@@ -42,8 +44,10 @@ class HostCpu {
   using Running = std::set<Job*, FinishOrder>;
   // One waiting thread's CPU work; lives in the awaiting coroutine's frame.
   struct Job {
-    double finish_v = 0;     // V at which the job has had all its work
-    double work = 0;         // ns of a core it needs
+    double finish_v = 0;     // V at which the job leaves its core: its work is done or
+                             // (time slices) its slice is over
+    double work = 0;         // ns of a core it still needs
+    double turn_v = 0;       // V when its current turn on a core began
     std::uint64_t seq = 0;
     Running::iterator pos;   // valid while `running`
     bool running = false;
@@ -53,8 +57,10 @@ class HostCpu {
 
   // Its events are of kind "go.cpu", interned at the first job (so a process that never
   // shares a core leaves the kind table, and every fingerprint, as it was).
+  // `time_slice` is used by CoreSharing::kTimeSlice only.
   HostCpu(sim::Simulation& sim, int cores,
-          CoreSharing sharing = CoreSharing::kProcessorSharing);
+          CoreSharing sharing = CoreSharing::kProcessorSharing,
+          sim::Duration time_slice = 3 * sim::kMillisecond);
   void set_actor(sim::ActorId actor) { event_.actor_id = actor; }
   HostCpu(const HostCpu&) = delete;
   HostCpu& operator=(const HostCpu&) = delete;
@@ -91,12 +97,13 @@ class HostCpu {
   void finish_due();
   void begin(Job& job);  // the job runs from now
   void stop(Job& job);   // it leaves the running set
-  void run_waiting();    // run to completion: waiting jobs take the free cores
+  void run_waiting();    // run to completion, time slices: waiting jobs take the free cores
   void note_peak() { peak_ = std::max(peak_, runnable()); }
 
   sim::Simulation& sim_;
   int cores_;
   CoreSharing sharing_;
+  double slice_;  // ns a job keeps a core per turn (infinite but under time slices)
   Event event_;
   sim::Time event_at_ = sim::kTimeMax;
   double v_ = 0;
@@ -105,7 +112,7 @@ class HostCpu {
   std::uint64_t next_seq_ = 0;
   std::int64_t peak_ = 0;
   Running running_;
-  std::deque<Job*> waiting_;  // run to completion: jobs waiting for a core, FIFO
+  std::deque<Job*> waiting_;  // jobs waiting for a core, FIFO (not processor sharing)
 };
 
 inline bool HostCpu::FinishOrder::operator()(const Job* a, const Job* b) const {

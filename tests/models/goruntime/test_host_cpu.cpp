@@ -23,18 +23,20 @@ sim::Process thread(Simulation& sim, HostCpu& cpu, Duration delay, Duration work
 
 // Poisson arrivals of exponential work on the host's cores; records each sojourn.
 sim::Process ps_arrivals(Simulation& sim, HostCpu& cpu, double rate_per_s, Duration mean_work,
-                         Time until, Histogram& sojourn);
+                         Time until, Histogram& sojourn, bool fixed_work = false);
 sim::Process ps_job(Simulation& sim, HostCpu& cpu, Duration work, Histogram& sojourn) {
   const Time start = sim.now();
   co_await cpu.run(work);
   sojourn.record(sim.now() - start);
 }
 sim::Process ps_arrivals(Simulation& sim, HostCpu& cpu, double rate_per_s, Duration mean_work,
-                         Time until, Histogram& sojourn) {
+                         Time until, Histogram& sojourn, bool fixed_work) {
   Rng& rng = sim.stream("test/ps");
   while (sim.now() < until) {
     co_await sim::sleep(rng.exponential_duration(static_cast<Duration>(1e9 / rate_per_s)));
-    sim.spawn(ps_job(sim, cpu, std::max<Duration>(1, rng.exponential_duration(mean_work)), sojourn));
+    const Duration work =
+        fixed_work ? mean_work : std::max<Duration>(1, rng.exponential_duration(mean_work));
+    sim.spawn(ps_job(sim, cpu, work, sojourn));
   }
 }
 
@@ -128,6 +130,56 @@ TEST_CASE("HostCpu, run to completion: a thread keeps its core, the others wait 
   CHECK(b == 4 * kMillisecond + kMillisecond / 2);
 }
 
+TEST_CASE("HostCpu, time slices: round robin, a newcomer waits behind the line") {
+  // Two 5-ms jobs on one core with 1-ms slices take turns; a 0.5-ms job arriving at 2.5 ms
+  // queues behind the one waiting, runs 4-4.5 ms, and the core never idles: the last job
+  // ends at 10.5 ms, the total work.
+  Simulation sim(1);
+  HostCpu cpu(sim, 1, goruntime::CoreSharing::kTimeSlice, kMillisecond);
+  Time a = 0, b = 0, c = 0;
+  sim.spawn(thread(sim, cpu, 0, 5 * kMillisecond, a));
+  sim.spawn(thread(sim, cpu, 0, 5 * kMillisecond, b));
+  sim.spawn(thread(sim, cpu, 5 * kMillisecond / 2, kMillisecond / 2, c));
+  sim.run();
+  CHECK(c == 4 * kMillisecond + kMillisecond / 2);
+  CHECK(a == 9 * kMillisecond + kMillisecond / 2);
+  CHECK(b == 10 * kMillisecond + kMillisecond / 2);
+  // Alone, a job keeps its core slice after slice.
+  Time d = 0;
+  const Time start = sim.now();
+  sim.spawn(thread(sim, cpu, 0, 5 * kMillisecond + 300, d));
+  sim.run();
+  CHECK(d - start == 5 * kMillisecond + 300);
+}
+
+TEST_CASE("HostCpu, time slices: short slices approach processor sharing, long ones FIFO") {
+  // Poisson arrivals of fixed 1-ms jobs on one core at rho = 0.8. FIFO is M/D/1, mean
+  // sojourn E[S] (1 + rho / (2 (1 - rho))) = 3 ms (Pollaczek-Khinchine); processor sharing
+  // is insensitive to the work's distribution, E[S] / (1 - rho) = 5 ms. Round robin with a
+  // slice far below the work behaves as PS; with one above it, as FIFO.
+  const double rho = 0.8;
+  auto mean_sojourn = [&](goruntime::CoreSharing sharing, Duration slice) {
+    Simulation sim(11);
+    HostCpu cpu(sim, 1, sharing, slice);
+    Histogram sojourn;
+    sim.spawn(ps_arrivals(sim, cpu, rho / 1e-3, kMillisecond, 60 * kSecond, sojourn, true));
+    sim.run_until(61 * kSecond);
+    sim.shutdown();
+    return sojourn.mean() / 1e6;  // ms
+  };
+  using goruntime::CoreSharing;
+  const double ps = mean_sojourn(CoreSharing::kProcessorSharing, kMillisecond);
+  const double short_slices = mean_sojourn(CoreSharing::kTimeSlice, 20 * kMicrosecond);
+  const double long_slices = mean_sojourn(CoreSharing::kTimeSlice, 3 * kMillisecond);
+  const double fifo = mean_sojourn(CoreSharing::kRunToCompletion, kMillisecond);
+  INFO("PS " << ps << " ms, RR 20us " << short_slices << " ms, RR 3ms " << long_slices
+             << " ms, FIFO " << fifo << " ms");
+  CHECK(ps == Approx(1.0 / (1 - rho)).epsilon(0.1));
+  CHECK(fifo == Approx(1.0 + rho / (2 * (1 - rho))).epsilon(0.1));
+  CHECK(short_slices == Approx(ps).epsilon(0.05));
+  CHECK(long_slices == Approx(fifo).epsilon(1e-9));  // a 3-ms slice never ends a 1-ms job
+}
+
 TEST_CASE("HostCpu: M/M/1-PS has the mean sojourn of M/M/1, E[S] / (1 - rho)") {
   // Processor sharing is insensitive: its mean time in system is E[S]/(1-rho) whatever the
   // work distribution (Kleinrock). Poisson arrivals, exponential work, one core.
@@ -151,19 +203,20 @@ namespace {
 struct IdleHost {
   explicit IdleHost(bool contention,
                     goruntime::CoreSharing sharing = goruntime::CoreSharing::kProcessorSharing,
-                    Duration prologue = 0)
-      : sim(5), go(sim, config(contention, sharing, prologue)) {
+                    Duration prologue = 0, Duration slice = 3 * kMillisecond)
+      : sim(5), go(sim, config(contention, sharing, prologue, slice)) {
     sim.run_until(kSecond);
   }
   ~IdleHost() { sim.shutdown(); }
   static GoConfig config(bool contention,
                          goruntime::CoreSharing sharing = goruntime::CoreSharing::kProcessorSharing,
-                         Duration prologue = 0) {
+                         Duration prologue = 0, Duration slice = 3 * kMillisecond) {
     GoConfig cfg;
     cfg.cores = 2;
     cfg.cpu_contention = contention;
     cfg.core_sharing = sharing;
     cfg.syscall_cpu_prologue = prologue;
+    cfg.time_slice = slice;
     return cfg;
   }
   void searches(int n, Duration work) {
@@ -180,14 +233,14 @@ struct Burst {
   Time done_after = 0;
 };
 
-// 400 goroutines each search the port range for 2 ms of kernel CPU (after `prologue` of Go
-// code on their P).
+// 400 goroutines each search the port range for `search` of kernel CPU (after `prologue` of
+// Go code on their P).
 Burst port_search_burst(bool contention,
                         goruntime::CoreSharing sharing = goruntime::CoreSharing::kProcessorSharing,
-                        Duration prologue = 0) {
+                        Duration prologue = 0, Duration search = 2 * kMillisecond) {
   IdleHost h(contention, sharing, prologue);
-  h.searches(400, 2 * kMillisecond);
-  h.sim.run_until(3 * kSecond);
+  h.searches(400, search);
+  h.sim.run_until(4 * kSecond);
   CHECK(h.go.goroutines() == 0);
   CHECK(h.go.invariants_hold());
   CHECK(h.go.runnable_threads() == 0);
@@ -294,4 +347,28 @@ TEST_CASE("The Go code before a syscall_cpu runs on its P, shared cores or not")
     CHECK(h.last_return - kSecond == 2 * kMillisecond + 30 * kMicrosecond);
     CHECK(h.go.cpu_busy_ns() == 30 * kMicrosecond);  // goroutine CPU like any Go code
   }
+}
+
+TEST_CASE("Time slices: a search longer than the slice shares; Ms stay near C + P d / q") {
+  // Round robin with slice q: a new M joins the back of the line and waits about (n - C) q / C
+  // for a core, so each of the P Ps starts a search every (n - C) q / C while the cores end
+  // C / d per unit time: n = C + P d / q searches in the kernel at once (2 + 2 x 7.6 / 3
+  // = 7; a steady-state estimate that ignores the retake delay and the shorter last slice,
+  // so within 30 %), far from processor sharing's C d / g (3,040, capped by the 400
+  // goroutines).
+  using goruntime::CoreSharing;
+  const Duration d = 7600 * kMicrosecond, g = 5 * kMicrosecond;
+  Burst rr = port_search_burst(true, CoreSharing::kTimeSlice, g, d);
+  Burst ps = port_search_burst(true, CoreSharing::kProcessorSharing, g, d);
+  Burst fifo = port_search_burst(true, CoreSharing::kRunToCompletion, g, d);
+  INFO("threads: RR " << rr.threads << ", PS " << ps.threads << ", FIFO " << fifo.threads
+                      << "; runnable peak RR " << rr.runnable_peak);
+  const double n = 2 + 2 * 7.6 / 3;
+  CHECK(static_cast<double>(rr.runnable_peak) == Approx(n).epsilon(0.3));
+  CHECK(rr.runnable_peak > 2);  // the searches do share the cores
+  CHECK(rr.threads < ps.threads / 10);
+  CHECK(rr.threads >= fifo.threads);
+  // The same work over the cores: 400 x 7.6 ms / 2 = 1.52 s, plus the Go code.
+  CHECK(rr.done_after >= 1520 * kMillisecond);
+  CHECK(rr.done_after < 1540 * kMillisecond);
 }
