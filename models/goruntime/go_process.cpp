@@ -403,14 +403,16 @@ sim::Task<> GoProcess::run_on_p(sim::Duration work, bool gc_assist) {
   std::uint64_t inc = incarnation_;
   throw_if_gone(inc);
   bool holding = false;
+  bool continues = false;  // the next slice follows one this M just ran
   while (work > 0) {
     if (!holding) {
       co_await RunAwaiter(this, inc);
       holding = true;
+      continues = false;
     }
     sim::Duration slice = std::min(work, cfg_.preempt_quantum);
     try {
-      co_await on_core(slice, inc);
+      co_await on_core(slice, inc, continues);
     } catch (...) {
       if (inc == incarnation_ && alive_) {
         release_p();
@@ -427,6 +429,7 @@ sim::Task<> GoProcess::run_on_p(sim::Duration work, bool gc_assist) {
       release_p();
       holding = false;
     }
+    continues = holding;
   }
 }
 
@@ -473,7 +476,7 @@ sim::Task<> GoProcess::syscall_impl(WriteTarget* target, std::int64_t bytes, sim
   enter_syscall(rec);
   try {
     if (kernel_cpu) {
-      co_await cpu_.run(d);
+      co_await cpu_.run(d, prologue > 0);  // the M goes on from its Go code into bind(2)
     } else {
       co_await sim::sleep_until(end);
     }

@@ -217,8 +217,10 @@ class GoProcess {
   sim::Task<> run_on_p(sim::Duration work, bool gc_assist);
   // co_await on_core(slice, inc): one slice of Go code by an M that holds a P, on the host's
   // cores (HostCpu). An awaiter, not a coroutine: it runs for every slice of Go code.
+  // `continues`: the same M ran Go code or a syscall on the host's cores until this instant
+  // and goes on without giving up its core.
   struct CoreSliceAwaiter;
-  CoreSliceAwaiter on_core(sim::Duration slice, std::uint64_t inc);
+  CoreSliceAwaiter on_core(sim::Duration slice, std::uint64_t inc, bool continues = false);
   sim::Task<> alloc_impl(std::int64_t bytes, bool keep);
   void restart(std::uint64_t inc);
 
@@ -357,9 +359,12 @@ struct GoProcess::CoreSliceAwaiter {
   }
 };
 
-inline GoProcess::CoreSliceAwaiter GoProcess::on_core(sim::Duration slice, std::uint64_t inc) {
+inline GoProcess::CoreSliceAwaiter GoProcess::on_core(sim::Duration slice, std::uint64_t inc,
+                                                      bool continues) {
+  // A core this M still holds counts as taken: the slice is then a job that takes it back.
   const bool shared = cfg_.cpu_contention && cpu_.busy();
-  return CoreSliceAwaiter{this, inc, shared, cfg_.cpu_contention && !shared, cpu_.run(slice),
+  return CoreSliceAwaiter{this, inc, shared, cfg_.cpu_contention && !shared,
+                          cpu_.run(slice, continues),
                           sim::sleep(slice)};
 }
 

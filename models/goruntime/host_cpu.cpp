@@ -23,6 +23,7 @@ HostCpu::HostCpu(sim::Simulation& sim, int cores, CoreSharing sharing, sim::Dura
     throw std::invalid_argument("goruntime: a time slice must be > 0");
   }
   event_.cpu = this;
+  release_.cpu = this;
   v_at_ = sim.now();
 }
 
@@ -53,13 +54,15 @@ void HostCpu::reschedule() {
   sim_.schedule_at(t, event_);
 }
 
-void HostCpu::start(Job& job, sim::Duration work) {
+void HostCpu::start(Job& job, sim::Duration work, bool continues) {
   advance();
   job.work = static_cast<double>(work);
   job.seq = next_seq_++;
   job.done = false;
-  if (sharing_ != CoreSharing::kProcessorSharing &&
-      static_cast<std::int64_t>(running_.size()) + background_ >= cores_) {
+  if (continues && take_held()) {
+    begin(job);  // its own core, still held
+    reschedule();
+  } else if (sharing_ != CoreSharing::kProcessorSharing && taken() >= cores_) {
     waiting_.push_back(&job);  // every core is taken
   } else {
     begin(job);
@@ -81,7 +84,7 @@ void HostCpu::stop(Job& job) {
 }
 
 void HostCpu::run_waiting() {
-  while (!waiting_.empty() && static_cast<std::int64_t>(running_.size()) + background_ < cores_) {
+  while (!waiting_.empty() && taken() < cores_) {
     Job& j = *waiting_.front();
     waiting_.pop_front();
     begin(j);
@@ -105,15 +108,42 @@ void HostCpu::add_background(int delta) {
   advance();
   background_ += delta;
   if (background_ < 0) throw std::logic_error("goruntime: HostCpu background below zero");
+  if (delta < 0) hold_core();
   run_waiting();
   reschedule();
   note_peak();
+}
+
+bool HostCpu::take_held() {
+  if (held_ == 0) return false;
+  --held_;
+  return true;
+}
+
+void HostCpu::hold_core() {
+  // Processor sharing has no line to jump; with nobody waiting the core is free anyway.
+  if (sharing_ == CoreSharing::kProcessorSharing || waiting_.empty()) return;
+  ++held_;
+  if (release_pending_) return;
+  release_pending_ = true;
+  if (release_.kind == 0) release_.kind = event_.kind != 0 ? event_.kind : sim_.intern_kind("go.cpu");
+  release_.actor_id = event_.actor_id;
+  sim_.schedule_at(sim_.now(), release_);  // after the wakes of this instant
+}
+
+void HostCpu::release_held() {
+  release_pending_ = false;
+  held_ = 0;
+  advance();
+  run_waiting();
+  reschedule();
 }
 
 void HostCpu::reset() {
   for (Job* j : running_) j->running = false;
   running_.clear();
   waiting_.clear();
+  held_ = 0;
   background_ = 0;
   v_ = 0;
   v_at_ = sim_.now();
@@ -125,6 +155,7 @@ void HostCpu::finish_due() {
   event_at_ = sim::kTimeMax;
   advance();
   std::vector<Job*> slice_over;
+  std::size_t finished = 0;
   while (!running_.empty() && (*running_.begin())->finish_v <= v_ + kEpsilonNs) {
     Job& j = **running_.begin();
     stop(j);
@@ -134,11 +165,15 @@ void HostCpu::finish_due() {
       continue;
     }
     j.done = true;
+    ++finished;
     sim_.wake(j.token);
   }
   // Round robin: a thread whose slice is over goes behind those waiting (or straight back
   // onto its core when nobody waits).
   for (Job* j : slice_over) waiting_.push_back(j);
+  // The threads whose work is done keep their cores to the end of this instant, in case they
+  // go on (run to completion, time slices, with others waiting).
+  for (std::size_t i = 0; i < finished; ++i) hold_core();
   // The finished threads leave the runnable set now: the rest speed up from here, or the
   // next in line take the freed cores.
   run_waiting();

@@ -67,12 +67,18 @@ class HostCpu {
 
   struct RunAwaiter;
   // co_await cpu.run(work): returns once this thread has had `work` ns of a core.
-  RunAwaiter run(sim::Duration work);
+  // `continues`: the same thread's previous work on this host ended at this instant, and it
+  // goes on without leaving its core (the Go code before a bind(2), then the search).
+  RunAwaiter run(sim::Duration work, bool continues = false);
 
   // A thread that takes a core but is not a job (+1 when it starts, -1 when it ends).
   void add_background(int delta);
   // Whether one more runnable thread would have to share or wait (n + 1 > cores).
-  bool busy() const { return runnable() + 1 > cores_; }
+  bool busy() const { return runnable() + held_ + 1 > cores_; }
+  // A thread whose work ended at this instant while others waited for a core (run to
+  // completion, time slices) still holds that core until the instant is over; one that goes
+  // on takes it back here (true) instead of queueing behind the others.
+  bool take_held();
   std::int64_t runnable() const {
     return static_cast<std::int64_t>(running_.size() + waiting_.size()) + background_;
   }
@@ -83,13 +89,17 @@ class HostCpu {
   void reset();
 
   // For the awaiter.
-  void start(Job& job, sim::Duration work);
+  void start(Job& job, sim::Duration work, bool continues);
   void withdraw(Job& job);
 
  private:
   struct Event : sim::Handler {
     HostCpu* cpu = nullptr;
     void on_event(sim::Simulation&) override { cpu->finish_due(); }
+  };
+  struct ReleaseEvent : sim::Handler {
+    HostCpu* cpu = nullptr;
+    void on_event(sim::Simulation&) override { cpu->release_held(); }
   };
   double rate() const;  // service per thread per ns
   void advance();       // brings V up to now at the current rate
@@ -98,6 +108,11 @@ class HostCpu {
   void begin(Job& job);  // the job runs from now
   void stop(Job& job);   // it leaves the running set
   void run_waiting();    // run to completion, time slices: waiting jobs take the free cores
+  void hold_core();      // a thread's work ended now: keep its core to the end of the instant
+  void release_held();   // the instant is over: held cores nobody took back go to the line
+  std::int64_t taken() const {
+    return static_cast<std::int64_t>(running_.size()) + background_ + held_;
+  }
   void note_peak() { peak_ = std::max(peak_, runnable()); }
 
   sim::Simulation& sim_;
@@ -105,6 +120,9 @@ class HostCpu {
   CoreSharing sharing_;
   double slice_;  // ns a job keeps a core per turn (infinite but under time slices)
   Event event_;
+  ReleaseEvent release_;
+  bool release_pending_ = false;
+  std::int64_t held_ = 0;  // cores held across the end of their thread's work (this instant)
   sim::Time event_at_ = sim::kTimeMax;
   double v_ = 0;
   sim::Time v_at_ = 0;
@@ -122,6 +140,7 @@ inline bool HostCpu::FinishOrder::operator()(const Job* a, const Job* b) const {
 struct HostCpu::RunAwaiter {
   HostCpu* cpu;
   sim::Duration work;
+  bool continues;
   Job job;
   sim::ProcState* p = nullptr;
   bool await_ready() const noexcept { return work <= 0; }
@@ -129,7 +148,7 @@ struct HostCpu::RunAwaiter {
   bool await_suspend(std::coroutine_handle<P> h) {
     if (!sim::detail::park(h, p)) return false;
     job.token = sim::WakeToken{p, p->gen};
-    cpu->start(job, work);
+    cpu->start(job, work, continues);
     return true;
   }
   void await_resume() {
@@ -139,6 +158,8 @@ struct HostCpu::RunAwaiter {
   }
 };
 
-inline HostCpu::RunAwaiter HostCpu::run(sim::Duration work) { return RunAwaiter{this, work, {}}; }
+inline HostCpu::RunAwaiter HostCpu::run(sim::Duration work, bool continues) {
+  return RunAwaiter{this, work, continues, {}};
+}
 
 }  // namespace goruntime

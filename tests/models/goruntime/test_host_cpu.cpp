@@ -152,6 +152,46 @@ TEST_CASE("HostCpu, time slices: round robin, a newcomer waits behind the line")
   CHECK(d - start == 5 * kMillisecond + 300);
 }
 
+namespace {
+// A thread with two pieces of work back to back (Go code, then the syscall it leads to).
+sim::Process two_pieces(Simulation& sim, HostCpu& cpu, Duration first, Duration second,
+                        bool continues, Time& done) {
+  co_await cpu.run(first);
+  co_await cpu.run(second, continues);
+  done = sim.now();
+}
+}  // namespace
+
+TEST_CASE("HostCpu: a thread that goes on from one piece of work to the next keeps its core") {
+  // One core, run to completion: a's 1 ms of Go code then its 1-ms search, b waiting since 0.
+  // Going on, a keeps the core (search 1-2 ms, b 2-3 ms); queueing again, a's search waits
+  // behind b (b 1-2 ms, a 2-3 ms). Same for time slices, whose slice (5 ms) outlasts both.
+  using goruntime::CoreSharing;
+  for (CoreSharing sharing : {CoreSharing::kRunToCompletion, CoreSharing::kTimeSlice}) {
+    for (bool continues : {true, false}) {
+      Simulation sim(1);
+      HostCpu cpu(sim, 1, sharing, 5 * kMillisecond);
+      Time a = 0, b = 0;
+      sim.spawn(two_pieces(sim, cpu, kMillisecond, kMillisecond, continues, a));
+      sim.spawn(thread(sim, cpu, 0, kMillisecond, b));
+      sim.run();
+      INFO(goruntime::to_string(sharing) << (continues ? ", going on" : ", queueing again"));
+      CHECK(a == (continues ? 2 : 3) * kMillisecond);
+      CHECK(b == (continues ? 3 : 2) * kMillisecond);
+      CHECK(cpu.runnable() == 0);
+    }
+  }
+  // Nobody waiting: nothing is held, and a later newcomer is not kept out.
+  Simulation sim(1);
+  HostCpu cpu(sim, 1, CoreSharing::kRunToCompletion);
+  Time a = 0, c = 0;
+  sim.spawn(two_pieces(sim, cpu, kMillisecond, kMillisecond, true, a));
+  sim.spawn(thread(sim, cpu, 3 * kMillisecond, kMillisecond, c));
+  sim.run();
+  CHECK(a == 2 * kMillisecond);
+  CHECK(c == 4 * kMillisecond);
+}
+
 TEST_CASE("HostCpu, time slices: short slices approach processor sharing, long ones FIFO") {
   // Poisson arrivals of fixed 1-ms jobs on one core at rho = 0.8. FIFO is M/D/1, mean
   // sojourn E[S] (1 + rho / (2 (1 - rho))) = 3 ms (Pollaczek-Khinchine); processor sharing
