@@ -61,14 +61,16 @@ std::vector<sim::ParamSpec> dataplane_params() {
       p("core_sharing", ParamType::Enum, "", "processor_sharing",
         "how more runnable threads than cores share them: processor_sharing (all progress at "
         "once, as Linux's scheduler approaches with wake-up preemption), run_to_completion "
-        "(a thread keeps its core until its work is done, the rest wait in order) or "
+        "(a thread keeps its core until its work is done, the rest wait in order), "
         "time_slice (round robin with `time_slice`: Linux EEVDF when a waking thread does not "
-        "preempt before the running one's slice ends)",
+        "preempt before the running one's slice ends) or cfs (time slices, and an idle M woken "
+        "from sleep preempts at once while a new thread queues: Linux CFS's placement)",
         false, std::nullopt, std::nullopt,
-        {"processor_sharing", "run_to_completion", "time_slice"}),
+        {"processor_sharing", "run_to_completion", "time_slice", "cfs"}),
       p("time_slice", ParamType::Duration, "", "3ms",
-        "core_sharing time_slice: how long a thread keeps a core per turn (Linux EEVDF base "
-        "slice 0.75 ms x (1 + ilog2(min(CPUs, 8))) = 3 ms on 8+ CPUs, kernel/sched/fair.c)",
+        "core_sharing time_slice and cfs: how long a thread keeps a core per turn (Linux EEVDF "
+        "base slice, CFS minimum granularity: 0.75 ms x (1 + ilog2(min(CPUs, 8))) = 3 ms on 8+ "
+        "CPUs, kernel/sched/fair.c)",
         false, 1, 1e9),
       p("dial_go_cpu", ParamType::Duration, "", "4us",
         "Go CPU a goroutine spends on its P before a dial's port search (net.Dialer, "

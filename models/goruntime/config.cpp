@@ -57,8 +57,10 @@ CoreSharing parse_core_sharing(std::string_view text) {
   if (text == "processor_sharing") return CoreSharing::kProcessorSharing;
   if (text == "run_to_completion") return CoreSharing::kRunToCompletion;
   if (text == "time_slice") return CoreSharing::kTimeSlice;
-  throw std::invalid_argument("unknown core sharing '" + std::string(text) +
-                              "' (expected processor_sharing, run_to_completion or time_slice)");
+  if (text == "cfs") return CoreSharing::kCfs;
+  throw std::invalid_argument(
+      "unknown core sharing '" + std::string(text) +
+      "' (expected processor_sharing, run_to_completion, time_slice or cfs)");
 }
 
 const char* to_string(CoreSharing s) {
@@ -66,6 +68,7 @@ const char* to_string(CoreSharing s) {
     case CoreSharing::kProcessorSharing: return "processor_sharing";
     case CoreSharing::kRunToCompletion: return "run_to_completion";
     case CoreSharing::kTimeSlice: return "time_slice";
+    case CoreSharing::kCfs: return "cfs";
   }
   return "?";
 }

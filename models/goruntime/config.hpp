@@ -19,6 +19,7 @@ enum class CoreSharing {
   kProcessorSharing,  // n runnable threads on C cores each run at min(1, C/n)
   kRunToCompletion,   // at most C run, each to the end of its work; the rest wait FIFO
   kTimeSlice,         // at most C run, each for one time slice, then behind the waiting ones
+  kCfs,               // time slices, and a thread woken from sleep preempts (Linux CFS)
 };
 CoreSharing parse_core_sharing(std::string_view text);  // throws std::invalid_argument
 const char* to_string(CoreSharing s);
@@ -56,7 +57,10 @@ struct GoConfig {
   // between — EEVDF's slice is ~3 ms, longer than a 2-ms port search, but a waking thread
   // may preempt — so the two bracket it. Time slices: round robin with `time_slice`, Linux's
   // EEVDF for threads of equal weight when a waking thread does not preempt the running one
-  // before its slice ends (sched_feat RUN_TO_PARITY, on by default).
+  // before its slice ends (sched_feat RUN_TO_PARITY, on by default). CFS (Linux before 6.6):
+  // the same slices, but a thread woken from sleep is placed half a scheduling period ahead
+  // (GENTLE_FAIR_SLEEPERS) and preempts at once, while a new thread starts a slice behind
+  // (START_DEBIT) — so an idle M that Go wakes runs at once and a new one waits its turn.
   CoreSharing core_sharing = CoreSharing::kProcessorSharing;
   // EEVDF's base slice: sysctl_sched_base_slice 0.75 ms × (1 + ilog2(min(CPUs, 8))) under the
   // default logarithmic tunable scaling = 3 ms on any host of 8 or more CPUs

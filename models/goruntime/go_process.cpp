@@ -152,6 +152,7 @@ bool GoProcess::gc_wants_worker() const {
 }
 
 bool GoProcess::acquire_m() {
+  acquired_woken_ = m_idle_ > 0;
   if (m_idle_ > 0) {
     --m_idle_;
     return true;
@@ -177,10 +178,11 @@ bool GoProcess::try_grant_idle_p() {
   return true;
 }
 
-void GoProcess::grant_front() {
+void GoProcess::grant_front(HostCpu::Arrival arrival) {
   RunWaiter& w = runq_.pop_front();
   --runq_len_;
   w.granted = true;
+  w.arrival = arrival;
   ++ps_running_;
   sim_.wake(w.token);
 }
@@ -210,7 +212,7 @@ void GoProcess::p_becomes_free() {
     return;
   }
   if (!world_stopped() && !runq_.empty() && ps_running_ + ps_gc_ < cpu_cap_) {
-    grant_front();
+    grant_front(HostCpu::Arrival::kContinues);  // this M goes on to the next goroutine
     return;
   }
   p_goes_idle();
@@ -230,7 +232,7 @@ void GoProcess::dispatch() {
       return;
     }
     p_leaves_idle();
-    grant_front();
+    grant_front(acquired_arrival());
   }
 }
 
@@ -338,7 +340,7 @@ void GoProcess::retake(SyscallRecord& rec) {
   }
   if (!world_stopped() && !runq_.empty() && ps_running_ + ps_gc_ < cpu_cap_) {
     if (acquire_m()) {
-      grant_front();  // startm(): an idle M, or a new thread
+      grant_front(acquired_arrival());  // startm(): an idle M, or a new thread
     }
     return;
   }
@@ -403,16 +405,15 @@ sim::Task<> GoProcess::run_on_p(sim::Duration work, bool gc_assist) {
   std::uint64_t inc = incarnation_;
   throw_if_gone(inc);
   bool holding = false;
-  bool continues = false;  // the next slice follows one this M just ran
+  HostCpu::Arrival arrival = HostCpu::Arrival::kQueued;  // how the M comes to the next slice
   while (work > 0) {
     if (!holding) {
-      co_await RunAwaiter(this, inc);
+      arrival = co_await RunAwaiter(this, inc);
       holding = true;
-      continues = false;
     }
     sim::Duration slice = std::min(work, cfg_.preempt_quantum);
     try {
-      co_await on_core(slice, inc, continues);
+      co_await on_core(slice, inc, arrival);
     } catch (...) {
       if (inc == incarnation_ && alive_) {
         release_p();
@@ -429,7 +430,7 @@ sim::Task<> GoProcess::run_on_p(sim::Duration work, bool gc_assist) {
       release_p();
       holding = false;
     }
-    continues = holding;
+    arrival = HostCpu::Arrival::kContinues;  // if it keeps its P, the M goes on
   }
 }
 
@@ -457,12 +458,14 @@ sim::Task<> GoProcess::syscall_write(WriteTarget& target, std::int64_t bytes) {
 sim::Task<> GoProcess::syscall_impl(WriteTarget* target, std::int64_t bytes, sim::Duration d,
                                     bool kernel_cpu, sim::Duration prologue) {
   std::uint64_t inc = incarnation_;
-  co_await RunAwaiter(this, inc);  // only a running goroutine can enter a syscall
+  // only a running goroutine can enter a syscall
+  HostCpu::Arrival arrival = co_await RunAwaiter(this, inc);
   if (prologue > 0) {
     // The Go code leading to the call runs on this P first: a handed-off P reaches its next
     // bind(2) only once its new M has had a core.
     try {
-      co_await on_core(prologue, inc);
+      co_await on_core(prologue, inc, arrival);
+      arrival = HostCpu::Arrival::kContinues;
     } catch (...) {
       if (inc == incarnation_ && alive_) release_p();
       throw;
@@ -476,7 +479,7 @@ sim::Task<> GoProcess::syscall_impl(WriteTarget* target, std::int64_t bytes, sim
   enter_syscall(rec);
   try {
     if (kernel_cpu) {
-      co_await cpu_.run(d, prologue > 0);  // the M goes on from its Go code into bind(2)
+      co_await cpu_.run(d, arrival);  // the M goes on from its Go code into bind(2)
     } else {
       co_await sim::sleep_until(end);
     }

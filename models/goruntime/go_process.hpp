@@ -60,6 +60,7 @@ class Goroutine : public sim::ListNode {
 // A goroutine waiting for a P (the run queue).
 struct RunWaiter : sim::Waiter {
   bool granted = false;
+  HostCpu::Arrival arrival = HostCpu::Arrival::kQueued;  // how its M came to run it
 };
 
 // A goroutine inside a blocking syscall whose M still holds its P (P in _Psyscall).
@@ -199,7 +200,11 @@ class GoProcess {
   bool can_run_more() const;
   bool gc_wants_worker() const;
   bool acquire_m();  // false: the process crashed (thread exhaustion)
-  void grant_front();
+  // The M of the last acquire_m(): an idle one woken (startm's mget) or a new thread (newm).
+  HostCpu::Arrival acquired_arrival() const {
+    return acquired_woken_ ? HostCpu::Arrival::kWoken : HostCpu::Arrival::kQueued;
+  }
+  void grant_front(HostCpu::Arrival arrival);
   void p_becomes_free();
   void dispatch();
   void enter_syscall(SyscallRecord& rec);
@@ -217,10 +222,11 @@ class GoProcess {
   sim::Task<> run_on_p(sim::Duration work, bool gc_assist);
   // co_await on_core(slice, inc): one slice of Go code by an M that holds a P, on the host's
   // cores (HostCpu). An awaiter, not a coroutine: it runs for every slice of Go code.
-  // `continues`: the same M ran Go code or a syscall on the host's cores until this instant
-  // and goes on without giving up its core.
+  // `arrival`: how the M comes to this slice — woken from idle, new, or going on from work it
+  // ran on the host's cores until this instant (then it keeps its core).
   struct CoreSliceAwaiter;
-  CoreSliceAwaiter on_core(sim::Duration slice, std::uint64_t inc, bool continues = false);
+  CoreSliceAwaiter on_core(sim::Duration slice, std::uint64_t inc,
+                           HostCpu::Arrival arrival = HostCpu::Arrival::kQueued);
   sim::Task<> alloc_impl(std::int64_t bytes, bool keep);
   void restart(std::uint64_t inc);
 
@@ -260,6 +266,7 @@ class GoProcess {
   std::int64_t goroutines_ = 0;
   sim::IntrusiveList<Goroutine> all_g_;
   sim::IntrusiveList<RunWaiter> runq_;
+  bool acquired_woken_ = false;  // the last acquire_m() woke an idle M
   std::int64_t runq_len_ = 0;
   sim::IntrusiveList<SyscallRecord> in_syscall_;  // oldest first
   std::int64_t ps_idle_ = 0;
@@ -360,11 +367,11 @@ struct GoProcess::CoreSliceAwaiter {
 };
 
 inline GoProcess::CoreSliceAwaiter GoProcess::on_core(sim::Duration slice, std::uint64_t inc,
-                                                      bool continues) {
+                                                      HostCpu::Arrival arrival) {
   // A core this M still holds counts as taken: the slice is then a job that takes it back.
   const bool shared = cfg_.cpu_contention && cpu_.busy();
   return CoreSliceAwaiter{this, inc, shared, cfg_.cpu_contention && !shared,
-                          cpu_.run(slice, continues),
+                          cpu_.run(slice, arrival),
                           sim::sleep(slice)};
 }
 
@@ -378,7 +385,9 @@ struct GoProcess::RunAwaiter {
 
   bool await_ready() {
     go->throw_if_gone(inc);
-    return go->try_grant_idle_p();
+    if (!go->try_grant_idle_p()) return false;
+    w.arrival = go->acquired_arrival();
+    return true;
   }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) {
@@ -390,21 +399,23 @@ struct GoProcess::RunAwaiter {
     go->enqueue(w);
     return true;
   }
-  void await_resume() {
+  // Returns how the M running the goroutine now came to it (HostCpu::Arrival).
+  HostCpu::Arrival await_resume() {
     if (p == nullptr) {
-      return;  // an idle P was free
+      return w.arrival;  // an idle P was free
     }
     go->throw_if_gone(inc);
     if (!w.granted) {
       go->unqueue(w);
       sim::detail::throw_if_cancelled(p);
-      return;
+      return w.arrival;
     }
     go->record_runq_wait(go->simulation().now() - queued_at);
     if (p->cancel_requested) {
       go->release_p();
       sim::detail::throw_if_cancelled(p);
     }
+    return w.arrival;
   }
 };
 

@@ -16,10 +16,15 @@ HostCpu::HostCpu(sim::Simulation& sim, int cores, CoreSharing sharing, sim::Dura
     : sim_(sim),
       cores_(cores),
       sharing_(sharing),
-      slice_(sharing == CoreSharing::kTimeSlice ? static_cast<double>(time_slice)
-                                                : std::numeric_limits<double>::infinity()) {
+      slice_(sharing == CoreSharing::kTimeSlice || sharing == CoreSharing::kCfs
+                 ? static_cast<double>(time_slice)
+                 : std::numeric_limits<double>::infinity()),
+      // CFS places a woken thread at min_vruntime - sched_latency / 2 (GENTLE_FAIR_SLEEPERS):
+      // 24 ms / 2 on 8+ CPUs, four of its 3-ms minimum slices, both scaled alike
+      // (kernel/sched/fair.c, place_entity, sysctl_sched_latency 6 ms x 4).
+      woken_turn_(4 * slice_) {
   if (cores < 1) throw std::invalid_argument("goruntime: a host needs at least one core");
-  if (sharing == CoreSharing::kTimeSlice && time_slice <= 0) {
+  if ((sharing == CoreSharing::kTimeSlice || sharing == CoreSharing::kCfs) && time_slice <= 0) {
     throw std::invalid_argument("goruntime: a time slice must be > 0");
   }
   event_.cpu = this;
@@ -54,26 +59,34 @@ void HostCpu::reschedule() {
   sim_.schedule_at(t, event_);
 }
 
-void HostCpu::start(Job& job, sim::Duration work, bool continues) {
+void HostCpu::start(Job& job, sim::Duration work, Arrival arrival) {
   advance();
   job.work = static_cast<double>(work);
   job.seq = next_seq_++;
   job.done = false;
-  if (continues && take_held()) {
-    begin(job);  // its own core, still held
+  if (arrival == Arrival::kContinues && take_held()) {
+    begin(job, slice_);  // its own core, still held
+    reschedule();
+  } else if (sharing_ == CoreSharing::kCfs && arrival == Arrival::kWoken) {
+    if (taken() >= cores_) preempt_for_woken();
+    if (taken() < cores_) {
+      begin(job, woken_turn_);
+    } else {
+      waiting_.push_front(&job);  // every core is a background or held one: next in line
+    }
     reschedule();
   } else if (sharing_ != CoreSharing::kProcessorSharing && taken() >= cores_) {
     waiting_.push_back(&job);  // every core is taken
   } else {
-    begin(job);
+    begin(job, slice_);
     reschedule();
   }
   note_peak();
 }
 
-void HostCpu::begin(Job& job) {
+void HostCpu::begin(Job& job, double turn) {
   job.turn_v = v_;
-  job.finish_v = v_ + std::min(job.work, slice_);
+  job.finish_v = v_ + std::min(job.work, turn);
   job.pos = running_.insert(&job).first;
   job.running = true;
 }
@@ -87,7 +100,7 @@ void HostCpu::run_waiting() {
   while (!waiting_.empty() && taken() < cores_) {
     Job& j = *waiting_.front();
     waiting_.pop_front();
-    begin(j);
+    begin(j, slice_);
   }
 }
 
@@ -112,6 +125,22 @@ void HostCpu::add_background(int delta) {
   run_waiting();
   reschedule();
   note_peak();
+}
+
+void HostCpu::preempt_for_woken() {
+  // The running job furthest into its turn yields (deterministic: ties by arrival); in CFS it
+  // keeps its small vruntime, so it is next in line.
+  Job* victim = nullptr;
+  for (Job* j : running_) {
+    if (victim == nullptr || j->turn_v < victim->turn_v ||
+        (j->turn_v == victim->turn_v && j->seq < victim->seq)) {
+      victim = j;
+    }
+  }
+  if (victim == nullptr) return;  // the cores are background or held threads
+  stop(*victim);
+  victim->work -= v_ - victim->turn_v;
+  waiting_.push_front(victim);
 }
 
 bool HostCpu::take_held() {

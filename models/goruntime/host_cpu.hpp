@@ -23,6 +23,8 @@
 // wait in FIFO order (CoreSharing). Between them, time slices: a thread keeps its core for
 // one slice, then goes behind the waiting ones (round robin) — Linux's EEVDF with equal
 // weights, where the running thread is not preempted before its slice ends (RUN_TO_PARITY).
+// CFS adds its placement of waking threads: one woken from sleep preempts a running thread
+// and runs up to half a scheduling period before it yields; a new one queues at the back.
 #include <cstdint>
 #include <algorithm>
 #include <deque>
@@ -65,11 +67,16 @@ class HostCpu {
   HostCpu(const HostCpu&) = delete;
   HostCpu& operator=(const HostCpu&) = delete;
 
+  // How a thread comes to want a core.
+  enum class Arrival {
+    kQueued,     // it joins the back of the line (a new thread; any thread but under CFS)
+    kContinues,  // its previous work on this host ended at this instant and it goes on
+                 // without leaving its core (the Go code before a bind(2), then the search)
+    kWoken,      // it was asleep (an idle M that Go wakes): under CFS it preempts at once
+  };
   struct RunAwaiter;
   // co_await cpu.run(work): returns once this thread has had `work` ns of a core.
-  // `continues`: the same thread's previous work on this host ended at this instant, and it
-  // goes on without leaving its core (the Go code before a bind(2), then the search).
-  RunAwaiter run(sim::Duration work, bool continues = false);
+  RunAwaiter run(sim::Duration work, Arrival arrival = Arrival::kQueued);
 
   // A thread that takes a core but is not a job (+1 when it starts, -1 when it ends).
   void add_background(int delta);
@@ -89,7 +96,7 @@ class HostCpu {
   void reset();
 
   // For the awaiter.
-  void start(Job& job, sim::Duration work, bool continues);
+  void start(Job& job, sim::Duration work, Arrival arrival);
   void withdraw(Job& job);
 
  private:
@@ -105,7 +112,8 @@ class HostCpu {
   void advance();       // brings V up to now at the current rate
   void reschedule();    // one event at the earliest finish
   void finish_due();
-  void begin(Job& job);  // the job runs from now
+  void begin(Job& job, double turn);  // the job runs from now, for at most `turn`
+  void preempt_for_woken();           // CFS: a running job yields its core to a woken one
   void stop(Job& job);   // it leaves the running set
   void run_waiting();    // run to completion, time slices: waiting jobs take the free cores
   void hold_core();      // a thread's work ended now: keep its core to the end of the instant
@@ -118,7 +126,8 @@ class HostCpu {
   sim::Simulation& sim_;
   int cores_;
   CoreSharing sharing_;
-  double slice_;  // ns a job keeps a core per turn (infinite but under time slices)
+  double slice_;  // ns a job keeps a core per turn (infinite but under time slices and CFS)
+  double woken_turn_;  // CFS: a woken thread's first turn, its sleeper credit
   Event event_;
   ReleaseEvent release_;
   bool release_pending_ = false;
@@ -140,7 +149,7 @@ inline bool HostCpu::FinishOrder::operator()(const Job* a, const Job* b) const {
 struct HostCpu::RunAwaiter {
   HostCpu* cpu;
   sim::Duration work;
-  bool continues;
+  Arrival arrival;
   Job job;
   sim::ProcState* p = nullptr;
   bool await_ready() const noexcept { return work <= 0; }
@@ -148,7 +157,7 @@ struct HostCpu::RunAwaiter {
   bool await_suspend(std::coroutine_handle<P> h) {
     if (!sim::detail::park(h, p)) return false;
     job.token = sim::WakeToken{p, p->gen};
-    cpu->start(job, work, continues);
+    cpu->start(job, work, arrival);
     return true;
   }
   void await_resume() {
@@ -158,8 +167,8 @@ struct HostCpu::RunAwaiter {
   }
 };
 
-inline HostCpu::RunAwaiter HostCpu::run(sim::Duration work, bool continues) {
-  return RunAwaiter{this, work, continues, {}};
+inline HostCpu::RunAwaiter HostCpu::run(sim::Duration work, Arrival arrival) {
+  return RunAwaiter{this, work, arrival, {}};
 }
 
 }  // namespace goruntime

@@ -21,6 +21,14 @@ sim::Process thread(Simulation& sim, HostCpu& cpu, Duration delay, Duration work
   done = sim.now();
 }
 
+// The same, for a thread woken from sleep (an idle M that Go wakes).
+sim::Process woken_thread(Simulation& sim, HostCpu& cpu, Duration delay, Duration work,
+                          Time& done) {
+  co_await sim::sleep(delay);
+  co_await cpu.run(work, HostCpu::Arrival::kWoken);
+  done = sim.now();
+}
+
 // Poisson arrivals of exponential work on the host's cores; records each sojourn.
 sim::Process ps_arrivals(Simulation& sim, HostCpu& cpu, double rate_per_s, Duration mean_work,
                          Time until, Histogram& sojourn, bool fixed_work = false);
@@ -157,7 +165,7 @@ namespace {
 sim::Process two_pieces(Simulation& sim, HostCpu& cpu, Duration first, Duration second,
                         bool continues, Time& done) {
   co_await cpu.run(first);
-  co_await cpu.run(second, continues);
+  co_await cpu.run(second, continues ? HostCpu::Arrival::kContinues : HostCpu::Arrival::kQueued);
   done = sim.now();
 }
 }  // namespace
@@ -190,6 +198,29 @@ TEST_CASE("HostCpu: a thread that goes on from one piece of work to the next kee
   sim.run();
   CHECK(a == 2 * kMillisecond);
   CHECK(c == 4 * kMillisecond);
+}
+
+TEST_CASE("HostCpu, CFS: a thread woken from sleep preempts, a new one waits its turn") {
+  // One core, 1-ms slices. a (5 ms) runs from 0; w, woken at 0.5 ms with 1 ms of work,
+  // preempts it (sleeper credit) and ends at 1.5; a, preempted, is next in line ahead of b
+  // (new, 1 ms, queued at 0.6): a 1.5-2.5, b 2.5-3.5, a to the end at 7 ms. Under time
+  // slices w would have queued: a 0-1, w 1-2, b 2-3, a 3-7.
+  using goruntime::CoreSharing;
+  for (CoreSharing sharing : {CoreSharing::kCfs, CoreSharing::kTimeSlice}) {
+    Simulation sim(1);
+    HostCpu cpu(sim, 1, sharing, kMillisecond);
+    Time a = 0, w = 0, b = 0;
+    sim.spawn(thread(sim, cpu, 0, 5 * kMillisecond, a));
+    sim.spawn(woken_thread(sim, cpu, kMillisecond / 2, kMillisecond, w));
+    sim.spawn(thread(sim, cpu, 600 * kMicrosecond, kMillisecond, b));
+    sim.run();
+    INFO(goruntime::to_string(sharing));
+    const bool cfs = sharing == CoreSharing::kCfs;
+    CHECK(w == (cfs ? 1500 : 2000) * kMicrosecond);
+    CHECK(b == (cfs ? 3500 : 3000) * kMicrosecond);
+    CHECK(a == 7 * kMillisecond);
+    CHECK(cpu.runnable() == 0);
+  }
 }
 
 TEST_CASE("HostCpu, time slices: short slices approach processor sharing, long ones FIFO") {
@@ -401,8 +432,9 @@ TEST_CASE("Time slices: a search longer than the slice shares; Ms stay near C + 
   Burst rr = port_search_burst(true, CoreSharing::kTimeSlice, g, d);
   Burst ps = port_search_burst(true, CoreSharing::kProcessorSharing, g, d);
   Burst fifo = port_search_burst(true, CoreSharing::kRunToCompletion, g, d);
+  Burst cfs = port_search_burst(true, CoreSharing::kCfs, g, d);
   INFO("threads: RR " << rr.threads << ", PS " << ps.threads << ", FIFO " << fifo.threads
-                      << "; runnable peak RR " << rr.runnable_peak);
+                      << ", CFS " << cfs.threads << "; runnable peak RR " << rr.runnable_peak);
   const double n = 2 + 2 * 7.6 / 3;
   CHECK(static_cast<double>(rr.runnable_peak) == Approx(n).epsilon(0.3));
   CHECK(rr.runnable_peak > 2);  // the searches do share the cores
