@@ -55,7 +55,7 @@ void HostCpu::reschedule() {
   const sim::Time t = sim_.now() + wait;
   if (t == event_at_) return;
   event_at_ = t;
-  if (event_.kind == 0) event_.kind = sim_.intern_kind("go.cpu");
+  event_.kind = kind();
   sim_.schedule_at(t, event_);
 }
 
@@ -66,7 +66,6 @@ void HostCpu::start(Job& job, sim::Duration work, Arrival arrival) {
   job.done = false;
   if (arrival == Arrival::kContinues && take_held()) {
     begin(job, slice_);  // its own core, still held
-    reschedule();
   } else if (sharing_ == CoreSharing::kCfs && arrival == Arrival::kWoken) {
     if (taken() >= cores_) preempt_for_woken();
     if (taken() < cores_) {
@@ -74,13 +73,12 @@ void HostCpu::start(Job& job, sim::Duration work, Arrival arrival) {
     } else {
       waiting_.push_front(&job);  // every core is a background or held one: next in line
     }
-    reschedule();
   } else if (sharing_ != CoreSharing::kProcessorSharing && taken() >= cores_) {
     waiting_.push_back(&job);  // every core is taken
   } else {
     begin(job, slice_);
-    reschedule();
   }
+  reschedule();
   note_peak();
 }
 
@@ -94,6 +92,11 @@ void HostCpu::begin(Job& job, double turn) {
 void HostCpu::stop(Job& job) {
   running_.erase(job.pos);
   job.running = false;
+}
+
+void HostCpu::end_turn(Job& job) {
+  stop(job);
+  job.work -= v_ - job.turn_v;
 }
 
 void HostCpu::run_waiting() {
@@ -138,9 +141,13 @@ void HostCpu::preempt_for_woken() {
     }
   }
   if (victim == nullptr) return;  // the cores are background or held threads
-  stop(*victim);
-  victim->work -= v_ - victim->turn_v;
+  end_turn(*victim);
   waiting_.push_front(victim);
+}
+
+sim::Kind HostCpu::kind() {
+  if (kind_ == 0) kind_ = sim_.intern_kind("go.cpu");
+  return kind_;
 }
 
 bool HostCpu::take_held() {
@@ -155,8 +162,7 @@ void HostCpu::hold_core() {
   ++held_;
   if (release_pending_) return;
   release_pending_ = true;
-  if (release_.kind == 0) release_.kind = event_.kind != 0 ? event_.kind : sim_.intern_kind("go.cpu");
-  release_.actor_id = event_.actor_id;
+  release_.kind = kind();
   sim_.schedule_at(sim_.now(), release_);  // after the wakes of this instant
 }
 
@@ -187,8 +193,7 @@ void HostCpu::finish_due() {
   std::size_t finished = 0;
   while (!running_.empty() && (*running_.begin())->finish_v <= v_ + kEpsilonNs) {
     Job& j = **running_.begin();
-    stop(j);
-    j.work -= v_ - j.turn_v;
+    end_turn(j);
     if (j.work > kEpsilonNs) {
       slice_over.push_back(&j);
       continue;

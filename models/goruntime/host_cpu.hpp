@@ -63,7 +63,7 @@ class HostCpu {
   HostCpu(sim::Simulation& sim, int cores,
           CoreSharing sharing = CoreSharing::kProcessorSharing,
           sim::Duration time_slice = 3 * sim::kMillisecond);
-  void set_actor(sim::ActorId actor) { event_.actor_id = actor; }
+  void set_actor(sim::ActorId actor) { event_.actor_id = release_.actor_id = actor; }
   HostCpu(const HostCpu&) = delete;
   HostCpu& operator=(const HostCpu&) = delete;
 
@@ -82,10 +82,6 @@ class HostCpu {
   void add_background(int delta);
   // Whether one more runnable thread would have to share or wait (n + 1 > cores).
   bool busy() const { return runnable() + held_ + 1 > cores_; }
-  // A thread whose work ended at this instant while others waited for a core (run to
-  // completion, time slices) still holds that core until the instant is over; one that goes
-  // on takes it back here (true) instead of queueing behind the others.
-  bool take_held();
   std::int64_t runnable() const {
     return static_cast<std::int64_t>(running_.size() + waiting_.size()) + background_;
   }
@@ -115,6 +111,12 @@ class HostCpu {
   void begin(Job& job, double turn);  // the job runs from now, for at most `turn`
   void preempt_for_woken();           // CFS: a running job yields its core to a woken one
   void stop(Job& job);   // it leaves the running set
+  void end_turn(Job& job);  // it leaves its core with the work of this turn done
+  // A thread whose work ended at this instant while others waited for a core (run to
+  // completion, time slices) still holds that core until the instant is over; one that goes
+  // on takes it back here (true) instead of queueing behind the others.
+  bool take_held();
+  sim::Kind kind();  // "go.cpu", interned at the first event
   void run_waiting();    // run to completion, time slices: waiting jobs take the free cores
   void hold_core();      // a thread's work ended now: keep its core to the end of the instant
   void release_held();   // the instant is over: held cores nobody took back go to the line
@@ -130,6 +132,7 @@ class HostCpu {
   double woken_turn_;  // CFS: a woken thread's first turn, its sleeper credit
   Event event_;
   ReleaseEvent release_;
+  sim::Kind kind_ = 0;
   bool release_pending_ = false;
   std::int64_t held_ = 0;  // cores held across the end of their thread's work (this instant)
   sim::Time event_at_ = sim::kTimeMax;
