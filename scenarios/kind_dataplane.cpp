@@ -64,11 +64,13 @@ std::vector<sim::ParamSpec> dataplane_params() {
         "(a thread keeps its core until its work is done, the rest wait in order), "
         "time_slice (round robin with `time_slice`: Linux EEVDF when a waking thread does not "
         "preempt before the running one's slice ends) or cfs (time slices, and an idle M woken "
-        "from sleep preempts at once while a new thread queues: Linux CFS's placement)",
+        "from sleep preempts at once while a new thread queues: Linux CFS's placement) or "
+        "eevdf (time slices; a core that comes free goes to the eligible thread with the "
+        "earliest virtual deadline, a new thread's half a slice away: Linux 6.6+)",
         false, std::nullopt, std::nullopt,
-        {"processor_sharing", "run_to_completion", "time_slice", "cfs"}),
+        {"processor_sharing", "run_to_completion", "time_slice", "cfs", "eevdf"}),
       p("time_slice", ParamType::Duration, "", "3ms",
-        "core_sharing time_slice and cfs: how long a thread keeps a core per turn (Linux EEVDF "
+        "core_sharing time_slice, cfs and eevdf: how long a thread keeps a core per turn (Linux EEVDF "
         "base slice, CFS minimum granularity: 0.75 ms x (1 + ilog2(min(CPUs, 8))) = 3 ms on 8+ "
         "CPUs, kernel/sched/fair.c)",
         false, 1, 1e9),

@@ -10,8 +10,9 @@
 // The replay's default takes the post-mortem's account of the logging (every blocked write
 // holds a thread). A second set of windows runs Go's own semantics instead: the log fd's write
 // lock, and a sysmon free to park between requests (docs/april-2026.md, "Which thread
-// mechanism"); only its thread ratio is checked. In both, the port searches share the
-// host's cores with the Go code (HostCpu).
+// mechanism"); only its thread ratio is checked, with the cores shared equally (processor
+// sharing) and as Linux's EEVDF hands them out (core_sharing: eevdf). In all, the port searches
+// share the host's cores with the Go code (HostCpu).
 #include "validation/april_checks.hpp"
 
 #include <algorithm>
@@ -52,6 +53,12 @@ const std::vector<std::string> kGoSemantics{
     "datacenters.east.services.dataplane.params.sysmon_parks=true",
     "datacenters.west.services.dataplane.params.log_write_lock=true",
     "datacenters.west.services.dataplane.params.sysmon_parks=true"};
+
+std::vector<std::string> on_eevdf(std::vector<std::string> settings) {
+  settings.push_back("datacenters.east.services.dataplane.params.core_sharing=eevdf");
+  settings.push_back("datacenters.west.services.dataplane.params.core_sharing=eevdf");
+  return settings;
+}
 
 MondayWindow monday_window(const std::string& file, const std::string& duration,
                            std::uint64_t seed, const std::vector<std::string>& extra) {
@@ -104,10 +111,13 @@ FigureChecks april_checks(const SelftestOptions& options) {
   const std::string duration = options.quick ? "45m" : "3h";
   std::vector<MondayWindow> runs(kSeeds);
   std::vector<MondayWindow> go_runs(kSeeds);
+  std::vector<MondayWindow> eevdf_runs(kSeeds);
   const std::vector<std::string> as_is;
+  const std::vector<std::string> go_eevdf = on_eevdf(kGoSemantics);
   std::vector<std::function<void()>> tasks;
   for (int i = 0; i < kSeeds; ++i) {
-    for (auto [into, extra] : {std::pair{&runs, &as_is}, std::pair{&go_runs, &kGoSemantics}}) {
+    for (auto [into, extra] : {std::pair{&runs, &as_is}, std::pair{&go_runs, &kGoSemantics},
+                               std::pair{&eevdf_runs, &go_eevdf}}) {
       tasks.push_back([into, extra, &file, &duration, i] {
         (*into)[static_cast<std::size_t>(i)] = monday_window(file, duration, 1000 + i, *extra);
       });
@@ -147,6 +157,10 @@ FigureChecks april_checks(const SelftestOptions& options) {
              "x10 (accepted x5..x20)", 5, 20, "x",
              "(east peak / west peak; port searches share the host's cores)");
   go_surge.known_departure = why;
+  BandCheck eevdf_surge = figure(
+      "April, Go's semantics on Linux EEVDF: threads climb about tenfold",
+      "x10 (accepted x5..x20)", 5, 20, "x",
+      "(east peak / west peak; 3-ms slices, earliest eligible deadline first)");
   for (const MondayWindow& w : runs) {
     healthy.per_seed.push_back(w.healthy_threads / w.scale);
     surge.per_seed.push_back(w.surge_threads / std::max(1.0, w.healthy_threads));
@@ -155,7 +169,10 @@ FigureChecks april_checks(const SelftestOptions& options) {
   for (const MondayWindow& w : go_runs) {
     go_surge.per_seed.push_back(w.surge_threads / std::max(1.0, w.healthy_threads));
   }
-  out.band = {healthy, surge, go_surge, cadence};
+  for (const MondayWindow& w : eevdf_runs) {
+    eevdf_surge.per_seed.push_back(w.surge_threads / std::max(1.0, w.healthy_threads));
+  }
+  out.band = {healthy, surge, go_surge, eevdf_surge, cadence};
   // Pooled over the seeds (restarts are few per window): the share of all restarts that found
   // sockets of the dead process still in TIME_WAIT on the fixed source address.
   double restarts = 0, into_time_wait = 0;

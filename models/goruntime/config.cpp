@@ -58,9 +58,10 @@ CoreSharing parse_core_sharing(std::string_view text) {
   if (text == "run_to_completion") return CoreSharing::kRunToCompletion;
   if (text == "time_slice") return CoreSharing::kTimeSlice;
   if (text == "cfs") return CoreSharing::kCfs;
+  if (text == "eevdf") return CoreSharing::kEevdf;
   throw std::invalid_argument(
       "unknown core sharing '" + std::string(text) +
-      "' (expected processor_sharing, run_to_completion, time_slice or cfs)");
+      "' (expected processor_sharing, run_to_completion, time_slice, cfs or eevdf)");
 }
 
 const char* to_string(CoreSharing s) {
@@ -69,6 +70,7 @@ const char* to_string(CoreSharing s) {
     case CoreSharing::kRunToCompletion: return "run_to_completion";
     case CoreSharing::kTimeSlice: return "time_slice";
     case CoreSharing::kCfs: return "cfs";
+    case CoreSharing::kEevdf: return "eevdf";
   }
   return "?";
 }

@@ -20,6 +20,8 @@ enum class CoreSharing {
   kRunToCompletion,   // at most C run, each to the end of its work; the rest wait FIFO
   kTimeSlice,         // at most C run, each for one time slice, then behind the waiting ones
   kCfs,               // time slices, and a thread woken from sleep preempts (Linux CFS)
+  kEevdf,             // time slices; the next thread is the eligible one with the earliest
+                      // virtual deadline, a new one placed half a slice ahead (Linux EEVDF)
 };
 CoreSharing parse_core_sharing(std::string_view text);  // throws std::invalid_argument
 const char* to_string(CoreSharing s);

@@ -10,21 +10,24 @@ namespace goruntime {
 namespace {
 // Rounding slack on V: a job whose finish is this close to V is done (V is a sum of doubles).
 constexpr double kEpsilonNs = 1e-6;
+
+bool sliced(CoreSharing s) {
+  return s == CoreSharing::kTimeSlice || s == CoreSharing::kCfs || s == CoreSharing::kEevdf;
+}
 }  // namespace
 
 HostCpu::HostCpu(sim::Simulation& sim, int cores, CoreSharing sharing, sim::Duration time_slice)
     : sim_(sim),
       cores_(cores),
       sharing_(sharing),
-      slice_(sharing == CoreSharing::kTimeSlice || sharing == CoreSharing::kCfs
-                 ? static_cast<double>(time_slice)
-                 : std::numeric_limits<double>::infinity()),
+      slice_(sliced(sharing) ? static_cast<double>(time_slice)
+                             : std::numeric_limits<double>::infinity()),
       // CFS places a woken thread at min_vruntime - sched_latency / 2 (GENTLE_FAIR_SLEEPERS):
       // 24 ms / 2 on 8+ CPUs, four of its 3-ms minimum slices, both scaled alike
       // (kernel/sched/fair.c, place_entity, sysctl_sched_latency 6 ms x 4).
       woken_turn_(4 * slice_) {
   if (cores < 1) throw std::invalid_argument("goruntime: a host needs at least one core");
-  if ((sharing == CoreSharing::kTimeSlice || sharing == CoreSharing::kCfs) && time_slice <= 0) {
+  if (sliced(sharing) && time_slice <= 0) {
     throw std::invalid_argument("goruntime: a time slice must be > 0");
   }
   event_.cpu = this;
@@ -40,9 +43,17 @@ double HostCpu::rate() const {
 
 void HostCpu::advance() {
   const sim::Time now = sim_.now();
-  if (now > v_at_) v_ += static_cast<double>(now - v_at_) * rate();
+  if (now > v_at_) {
+    const auto dt = static_cast<double>(now - v_at_);
+    v_ += dt * rate();
+    if (sharing_ == CoreSharing::kEevdf) {
+      const std::int64_t n = runnable();
+      fair_v_ += n <= cores_ ? dt : dt * static_cast<double>(cores_) / static_cast<double>(n);
+    }
+  }
   v_at_ = now;
   if (running_.empty()) v_ = 0;  // rebase while nobody runs: V stays small and exact
+  if (running_.empty() && line_.empty()) fair_v_ = 0;
 }
 
 void HostCpu::reschedule() {
@@ -64,17 +75,18 @@ void HostCpu::start(Job& job, sim::Duration work, Arrival arrival) {
   job.work = static_cast<double>(work);
   job.seq = next_seq_++;
   job.done = false;
-  if (arrival == Arrival::kContinues && take_held()) {
+  if (sharing_ == CoreSharing::kEevdf) place(job, arrival == Arrival::kQueued);
+  if (arrival == Arrival::kContinues && take_held(job)) {
     begin(job, slice_);  // its own core, still held
   } else if (sharing_ == CoreSharing::kCfs && arrival == Arrival::kWoken) {
     if (taken() >= cores_) preempt_for_woken();
     if (taken() < cores_) {
       begin(job, woken_turn_);
     } else {
-      waiting_.push_front(&job);  // every core is a background or held one: next in line
+      line_up(job, true);  // every core is a background or held one: next in line
     }
   } else if (sharing_ != CoreSharing::kProcessorSharing && taken() >= cores_) {
-    waiting_.push_back(&job);  // every core is taken
+    line_up(job, false);  // every core is taken
   } else {
     begin(job, slice_);
   }
@@ -83,6 +95,8 @@ void HostCpu::start(Job& job, sim::Duration work, Arrival arrival) {
 }
 
 void HostCpu::begin(Job& job, double turn) {
+  // EEVDF: it runs until its slice request is met (a new thread's first is half a slice).
+  if (sharing_ == CoreSharing::kEevdf) turn = std::max(job.deadline - job.vruntime, kEpsilonNs);
   job.turn_v = v_;
   job.finish_v = v_ + std::min(job.work, turn);
   job.pos = running_.insert(&job).first;
@@ -97,14 +111,43 @@ void HostCpu::stop(Job& job) {
 void HostCpu::end_turn(Job& job) {
   stop(job);
   job.work -= v_ - job.turn_v;
+  job.vruntime += v_ - job.turn_v;
 }
 
 void HostCpu::run_waiting() {
-  while (!waiting_.empty() && taken() < cores_) {
+  while (in_line() > 0 && taken() < cores_) begin(next_in_line(), slice_);
+}
+
+void HostCpu::line_up(Job& job, bool front) {
+  if (sharing_ == CoreSharing::kEevdf) {
+    line_.insert(&job);
+  } else if (front) {
+    waiting_.push_front(&job);
+  } else {
+    waiting_.push_back(&job);
+  }
+}
+
+HostCpu::Job& HostCpu::next_in_line() {
+  if (sharing_ != CoreSharing::kEevdf) {
     Job& j = *waiting_.front();
     waiting_.pop_front();
-    begin(j, slice_);
+    return j;
   }
+  // The earliest deadline among the eligible: those that have had no more than their share.
+  auto it = line_.begin();
+  while (it != line_.end() && (*it)->vruntime > fair_v_ + kEpsilonNs) ++it;
+  if (it == line_.end()) it = line_.begin();  // rounding: someone is always eligible
+  Job& j = **it;
+  line_.erase(it);
+  return j;
+}
+
+void HostCpu::place(Job& job, bool initial) {
+  // Lag 0: a thread starts from the share it would have had (the model keeps no M's lag
+  // across its sleeps).
+  job.vruntime = fair_v_;
+  job.deadline = fair_v_ + (initial ? slice_ / 2 : slice_);
 }
 
 void HostCpu::withdraw(Job& job) {
@@ -112,6 +155,7 @@ void HostCpu::withdraw(Job& job) {
     // Waiting for a core, or already dropped by reset().
     auto it = std::find(waiting_.begin(), waiting_.end(), &job);
     if (it != waiting_.end()) waiting_.erase(it);
+    line_.erase(&job);
     return;
   }
   advance();
@@ -124,7 +168,7 @@ void HostCpu::add_background(int delta) {
   advance();
   background_ += delta;
   if (background_ < 0) throw std::logic_error("goruntime: HostCpu background below zero");
-  if (delta < 0) hold_core();
+  if (delta < 0) hold_core(nullptr);
   run_waiting();
   reschedule();
   note_peak();
@@ -142,7 +186,7 @@ void HostCpu::preempt_for_woken() {
   }
   if (victim == nullptr) return;  // the cores are background or held threads
   end_turn(*victim);
-  waiting_.push_front(victim);
+  line_up(*victim, true);
 }
 
 sim::Kind HostCpu::kind() {
@@ -150,16 +194,28 @@ sim::Kind HostCpu::kind() {
   return kind_;
 }
 
-bool HostCpu::take_held() {
+bool HostCpu::take_held(Job& job) {
   if (held_ == 0) return false;
   --held_;
+  if (!held_slices_.empty()) {
+    // EEVDF: the thread does not leave the run queue, its slice goes on (any held core's
+    // state will do: the threads that finished at one instant are alike).
+    const SliceState st = held_slices_.front();
+    held_slices_.pop_front();
+    job.vruntime = st.vruntime;
+    job.deadline = st.deadline > st.vruntime + kEpsilonNs ? st.deadline : st.vruntime + slice_;
+  }
   return true;
 }
 
-void HostCpu::hold_core() {
+void HostCpu::hold_core(const SliceState* state) {
   // Processor sharing has no line to jump; with nobody waiting the core is free anyway.
-  if (sharing_ == CoreSharing::kProcessorSharing || waiting_.empty()) return;
+  if (sharing_ == CoreSharing::kProcessorSharing || in_line() == 0) return;
   ++held_;
+  if (sharing_ == CoreSharing::kEevdf) {
+    // Go code that ran without being a job has no slice of its own here: a fresh one.
+    held_slices_.push_back(state != nullptr ? *state : SliceState{fair_v_, fair_v_ + slice_});
+  }
   if (release_pending_) return;
   release_pending_ = true;
   release_.kind = kind();
@@ -169,6 +225,7 @@ void HostCpu::hold_core() {
 void HostCpu::release_held() {
   release_pending_ = false;
   held_ = 0;
+  held_slices_.clear();
   advance();
   run_waiting();
   reschedule();
@@ -178,6 +235,9 @@ void HostCpu::reset() {
   for (Job* j : running_) j->running = false;
   running_.clear();
   waiting_.clear();
+  line_.clear();
+  held_slices_.clear();
+  fair_v_ = 0;
   held_ = 0;
   background_ = 0;
   v_ = 0;
@@ -200,14 +260,24 @@ void HostCpu::finish_due() {
     }
     j.done = true;
     ++finished;
+    if (sharing_ == CoreSharing::kEevdf) done_slices_.push_back(SliceState{j.vruntime, j.deadline});
     sim_.wake(j.token);
   }
   // Round robin: a thread whose slice is over goes behind those waiting (or straight back
   // onto its core when nobody waits).
-  for (Job* j : slice_over) waiting_.push_back(j);
+  // EEVDF: its next slice request starts where this one was met; the line decides who runs.
+  for (Job* j : slice_over) {
+    if (sharing_ == CoreSharing::kEevdf) j->deadline = j->vruntime + slice_;
+    line_up(*j, false);
+  }
   // The threads whose work is done keep their cores to the end of this instant, in case they
   // go on (run to completion, time slices, with others waiting).
-  for (std::size_t i = 0; i < finished; ++i) hold_core();
+  if (sharing_ == CoreSharing::kEevdf) {
+    for (const SliceState& st : done_slices_) hold_core(&st);
+    done_slices_.clear();
+  } else {
+    for (std::size_t i = 0; i < finished; ++i) hold_core(nullptr);
+  }
   // The finished threads leave the runnable set now: the rest speed up from here, or the
   // next in line take the freed cores.
   run_waiting();

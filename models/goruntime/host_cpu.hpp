@@ -25,10 +25,17 @@
 // weights, where the running thread is not preempted before its slice ends (RUN_TO_PARITY).
 // CFS adds its placement of waking threads: one woken from sleep preempts a running thread
 // and runs up to half a scheduling period before it yields; a new one queues at the back.
+// EEVDF (Linux 6.6 on) orders the line instead of placing at its ends: each thread has a
+// vruntime (the core time it has had) and a virtual deadline (vruntime + slice); a core that
+// comes free goes to the eligible thread (vruntime no more than V, the service an equal share
+// would have given) with the earliest deadline. A thread arriving is placed at V, with a
+// deadline half a slice away if new (PLACE_DEADLINE_INITIAL), a whole slice if woken; the
+// running one keeps its core to the end of its slice (RUN_TO_PARITY).
 #include <cstdint>
 #include <algorithm>
 #include <deque>
 #include <set>
+#include <vector>
 
 #include "models/goruntime/config.hpp"
 #include "sim/process.hpp"
@@ -44,12 +51,19 @@ class HostCpu {
     bool operator()(const Job* a, const Job* b) const;
   };
   using Running = std::set<Job*, FinishOrder>;
+  // EEVDF's line in order of virtual deadline; seq breaks ties FIFO.
+  struct DeadlineOrder {
+    bool operator()(const Job* a, const Job* b) const;
+  };
+  using Line = std::set<Job*, DeadlineOrder>;
   // One waiting thread's CPU work; lives in the awaiting coroutine's frame.
   struct Job {
     double finish_v = 0;     // V at which the job leaves its core: its work is done or
                              // (time slices) its slice is over
     double work = 0;         // ns of a core it still needs
     double turn_v = 0;       // V when its current turn on a core began
+    double vruntime = 0;     // EEVDF: its service in the fair clock's terms
+    double deadline = 0;     // EEVDF: vruntime at which its slice request is met
     std::uint64_t seq = 0;
     Running::iterator pos;   // valid while `running`
     bool running = false;
@@ -69,7 +83,8 @@ class HostCpu {
 
   // How a thread comes to want a core.
   enum class Arrival {
-    kQueued,     // it joins the back of the line (a new thread; any thread but under CFS)
+    kQueued,     // it joins the back of the line (a new thread; any thread but under CFS);
+                 // under EEVDF a new thread's deadline is half a slice away
     kContinues,  // its previous work on this host ended at this instant and it goes on
                  // without leaving its core (the Go code before a bind(2), then the search)
     kWoken,      // it was asleep (an idle M that Go wakes): under CFS it preempts at once
@@ -83,7 +98,7 @@ class HostCpu {
   // Whether one more runnable thread would have to share or wait (n + 1 > cores).
   bool busy() const { return runnable() + held_ + 1 > cores_; }
   std::int64_t runnable() const {
-    return static_cast<std::int64_t>(running_.size() + waiting_.size()) + background_;
+    return static_cast<std::int64_t>(running_.size() + in_line()) + background_;
   }
   // The most runnable threads at once since construction (reset() keeps it).
   std::int64_t runnable_peak() const { return peak_; }
@@ -115,10 +130,19 @@ class HostCpu {
   // A thread whose work ended at this instant while others waited for a core (run to
   // completion, time slices) still holds that core until the instant is over; one that goes
   // on takes it back here (true) instead of queueing behind the others.
-  bool take_held();
+  bool take_held(Job& job);
   sim::Kind kind();  // "go.cpu", interned at the first event
   void run_waiting();    // run to completion, time slices: waiting jobs take the free cores
-  void hold_core();      // a thread's work ended now: keep its core to the end of the instant
+  std::size_t in_line() const { return waiting_.size() + line_.size(); }
+  void line_up(Job& job, bool front);  // it waits for a core
+  Job& next_in_line();                 // the one a core that comes free goes to
+  void place(Job& job, bool initial);  // EEVDF: at V, its deadline a slice (or half) away
+  // A thread's work ended now: keep its core to the end of the instant. EEVDF: the thread's
+  // vruntime and deadline, so that one going on carries on with its slice.
+  struct SliceState {
+    double vruntime = 0, deadline = 0;
+  };
+  void hold_core(const SliceState* state);
   void release_held();   // the instant is over: held cores nobody took back go to the line
   std::int64_t taken() const {
     return static_cast<std::int64_t>(running_.size()) + background_ + held_;
@@ -138,15 +162,23 @@ class HostCpu {
   sim::Time event_at_ = sim::kTimeMax;
   double v_ = 0;
   sim::Time v_at_ = 0;
+  double fair_v_ = 0;  // EEVDF's V: service per thread had the cores been shared equally
   std::int64_t background_ = 0;
   std::uint64_t next_seq_ = 0;
   std::int64_t peak_ = 0;
   Running running_;
-  std::deque<Job*> waiting_;  // jobs waiting for a core, FIFO (not processor sharing)
+  std::deque<Job*> waiting_;  // jobs waiting for a core, FIFO (not processor sharing, EEVDF)
+  Line line_;                 // jobs waiting for a core under EEVDF
+  std::deque<SliceState> held_slices_;  // EEVDF: of the threads whose cores are held
+  std::vector<SliceState> done_slices_;  // EEVDF: scratch, the jobs done at this instant
 };
 
 inline bool HostCpu::FinishOrder::operator()(const Job* a, const Job* b) const {
   return a->finish_v < b->finish_v || (a->finish_v == b->finish_v && a->seq < b->seq);
+}
+
+inline bool HostCpu::DeadlineOrder::operator()(const Job* a, const Job* b) const {
+  return a->deadline < b->deadline || (a->deadline == b->deadline && a->seq < b->seq);
 }
 
 struct HostCpu::RunAwaiter {

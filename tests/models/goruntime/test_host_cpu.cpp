@@ -223,6 +223,40 @@ TEST_CASE("HostCpu, CFS: a thread woken from sleep preempts, a new one waits its
   }
 }
 
+TEST_CASE("HostCpu, EEVDF: the eligible thread with the earliest deadline runs next") {
+  // One core, 1-ms slices. a and b (5 ms each) arrive at 0, new: each placed at V = 0 with a
+  // deadline half a slice away, so a runs 0-0.5, b 0.5-1 (V = 0.5: both have had their
+  // share), a 1-2. c (new, 0.5 ms) arrives at 1.2 with V = 0.6: deadline 1.1, ahead of b's 1.5
+  // though b has waited since 1 ms, so c runs 2-2.5. Round robin puts c behind a and b's turns:
+  // a 0-1, b 1-2, a 2-3, c 3-3.5. Woken instead of new, c's deadline is a whole slice away
+  // (1.6), after b's: b 2-3, c 3-3.5. The core never idles: the last ends at 10.5 ms.
+  using goruntime::CoreSharing;
+  struct Case {
+    CoreSharing sharing;
+    bool woken;
+    Duration c_done;
+  };
+  for (Case k : {Case{CoreSharing::kEevdf, false, 2500 * kMicrosecond},
+                 Case{CoreSharing::kTimeSlice, false, 3500 * kMicrosecond},
+                 Case{CoreSharing::kEevdf, true, 3500 * kMicrosecond}}) {
+    Simulation sim(1);
+    HostCpu cpu(sim, 1, k.sharing, kMillisecond);
+    Time a = 0, b = 0, c = 0;
+    sim.spawn(thread(sim, cpu, 0, 5 * kMillisecond, a));
+    sim.spawn(thread(sim, cpu, 0, 5 * kMillisecond, b));
+    if (k.woken) {
+      sim.spawn(woken_thread(sim, cpu, 1200 * kMicrosecond, kMillisecond / 2, c));
+    } else {
+      sim.spawn(thread(sim, cpu, 1200 * kMicrosecond, kMillisecond / 2, c));
+    }
+    sim.run();
+    INFO(goruntime::to_string(k.sharing) << (k.woken ? ", c woken" : ", c new"));
+    CHECK(c == k.c_done);
+    CHECK(std::max(a, b) == 10 * kMillisecond + kMillisecond / 2);
+    CHECK(cpu.runnable() == 0);
+  }
+}
+
 TEST_CASE("HostCpu, time slices: short slices approach processor sharing, long ones FIFO") {
   // Poisson arrivals of fixed 1-ms jobs on one core at rho = 0.8. FIFO is M/D/1, mean
   // sojourn E[S] (1 + rho / (2 (1 - rho))) = 3 ms (Pollaczek-Khinchine); processor sharing
@@ -243,12 +277,19 @@ TEST_CASE("HostCpu, time slices: short slices approach processor sharing, long o
   const double short_slices = mean_sojourn(CoreSharing::kTimeSlice, 20 * kMicrosecond);
   const double long_slices = mean_sojourn(CoreSharing::kTimeSlice, 3 * kMillisecond);
   const double fifo = mean_sojourn(CoreSharing::kRunToCompletion, kMillisecond);
+  // EEVDF: every arrival is new, placed at V (which only grows) with the same half slice, so
+  // deadlines follow arrivals: FIFO once a first request (1.5 ms) covers the 1-ms job.
+  const double eevdf_short = mean_sojourn(CoreSharing::kEevdf, 20 * kMicrosecond);
+  const double eevdf_long = mean_sojourn(CoreSharing::kEevdf, 3 * kMillisecond);
   INFO("PS " << ps << " ms, RR 20us " << short_slices << " ms, RR 3ms " << long_slices
-             << " ms, FIFO " << fifo << " ms");
+             << " ms, FIFO " << fifo << " ms, EEVDF 20us " << eevdf_short << " ms, 3ms "
+             << eevdf_long << " ms");
   CHECK(ps == Approx(1.0 / (1 - rho)).epsilon(0.1));
   CHECK(fifo == Approx(1.0 + rho / (2 * (1 - rho))).epsilon(0.1));
   CHECK(short_slices == Approx(ps).epsilon(0.05));
   CHECK(long_slices == Approx(fifo).epsilon(1e-9));  // a 3-ms slice never ends a 1-ms job
+  CHECK(eevdf_short == Approx(ps).epsilon(0.05));
+  CHECK(eevdf_long == Approx(fifo).epsilon(1e-9));
 }
 
 TEST_CASE("HostCpu: M/M/1-PS has the mean sojourn of M/M/1, E[S] / (1 - rho)") {
@@ -433,8 +474,11 @@ TEST_CASE("Time slices: a search longer than the slice shares; Ms stay near C + 
   Burst ps = port_search_burst(true, CoreSharing::kProcessorSharing, g, d);
   Burst fifo = port_search_burst(true, CoreSharing::kRunToCompletion, g, d);
   Burst cfs = port_search_burst(true, CoreSharing::kCfs, g, d);
+  Burst eevdf = port_search_burst(true, CoreSharing::kEevdf, g, d);
   INFO("threads: RR " << rr.threads << ", PS " << ps.threads << ", FIFO " << fifo.threads
-                      << ", CFS " << cfs.threads << "; runnable peak RR " << rr.runnable_peak);
+                      << ", CFS " << cfs.threads << ", EEVDF " << eevdf.threads
+                      << "; runnable peak RR " << rr.runnable_peak << ", EEVDF "
+                      << eevdf.runnable_peak);
   const double n = 2 + 2 * 7.6 / 3;
   CHECK(static_cast<double>(rr.runnable_peak) == Approx(n).epsilon(0.3));
   CHECK(rr.runnable_peak > 2);  // the searches do share the cores
