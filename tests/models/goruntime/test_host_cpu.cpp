@@ -484,6 +484,10 @@ TEST_CASE("Time slices: a search longer than the slice shares; Ms stay near C + 
   CHECK(rr.runnable_peak > 2);  // the searches do share the cores
   CHECK(rr.threads < ps.threads / 10);
   CHECK(rr.threads >= fifo.threads);
+  // EEVDF lets a new M (its deadline half a slice away) in ahead of the searches that have had
+  // their share, so more searches run at once than under round robin — far fewer than PS.
+  CHECK(eevdf.threads > rr.threads);
+  CHECK(eevdf.threads < ps.threads / 10);
   // The same work over the cores: 400 x 7.6 ms / 2 = 1.52 s, plus the Go code.
   CHECK(rr.done_after >= 1520 * kMillisecond);
   CHECK(rr.done_after < 1540 * kMillisecond);
