@@ -206,3 +206,28 @@ TEST_CASE("April replay: the up-time between OOM kills follows the batch client'
   CHECK(rare.east_oom_kills < slow.east_oom_kills);
   CHECK(rare.east_threads >= 50 * rare.west_threads);
 }
+
+TEST_CASE("April replay: Go's semantics on EEVDF at 0.6 batches/s — tenfold threads, and the log lock kills") {
+  // With Go's fd write lock one error line is written at a time; at 0.6 batches/s the log pipe
+  // falls behind and the goroutines queue on the lock with their stacks and live data until
+  // the container limit kills the process (the first kill ~13.6 min in on seed 1). The threads
+  // stay where EEVDF puts them, ~10x. Counting the errors removes the queue and the kills, not
+  // the threads or the port errors.
+  const std::vector<std::string> go_eevdf =
+      both_dcs({"log_write_lock=true", "sysmon_parks=true", "core_sharing=eevdf"});
+  Window logged = monday_window(go_eevdf, "20m", "0.6/s");
+  std::vector<std::string> counted_set = go_eevdf;
+  for (const char* dc : {"east", "west"}) {
+    counted_set.push_back(std::string("datacenters.") + dc +
+                          ".services.dataplane.params.log_policy=count");
+  }
+  Window counted = monday_window(counted_set, "20m", "0.6/s");
+  INFO("logged: " << logged.east_oom_kills << " kills, " << logged.east_threads
+                  << " threads; counted: " << counted.east_oom_kills << " kills, "
+                  << counted.east_threads << " threads");
+  CHECK(logged.east_oom_kills >= 1);
+  CHECK(logged.east_threads <= 20 * logged.west_threads);
+  CHECK(counted.east_oom_kills == 0);
+  CHECK(counted.east_threads >= 5 * counted.west_threads);
+  CHECK(counted.east_bind_errors > 0);
+}
