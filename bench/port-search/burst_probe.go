@@ -6,13 +6,12 @@
 // there to another M, and how many Ms pile up depends on how the kernel shares the cores.
 //
 // Usage: burst_probe SOURCE_IP GOROUTINES   (after bind_probe filled SOURCE_IP's range; see
-// burst.sh). The process idles first, so sysmon has parked, as between the replay's batches.
+// burst.sh; built with probe_args.go). The process idles first, so sysmon has parked, as between the replay's batches.
 // Prints one line of key=value figures. Not part of skysim.
 package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -20,7 +19,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -43,20 +41,11 @@ func threads() int {
 }
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: burst_probe SOURCE_IP GOROUTINES")
-		os.Exit(2)
-	}
-	source := net.ParseIP(os.Args[1])
-	n, err := strconv.Atoi(os.Args[2])
-	if source == nil || err != nil || n < 1 {
-		fmt.Fprintln(os.Stderr, "burst_probe: SOURCE_IP must be an IPv4 address, GOROUTINES >= 1")
-		os.Exit(2)
-	}
+	source, n := sourceAndCount("burst_probe", "GOROUTINES")
 	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: source}}
 	// One dial first, so the net package's lazy setup is not part of the burst.
-	if _, err := d.Dial("tcp", "127.0.0.1:11311"); !errors.Is(err, syscall.EADDRINUSE) {
-		fmt.Fprintln(os.Stderr, "burst_probe: dial did not fail with EADDRINUSE:", err)
+	if err := failedDial("burst_probe", &d); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	time.Sleep(200 * time.Millisecond) // every P idle: sysmon backs off and parks
@@ -68,7 +57,7 @@ func main() {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			if _, err := d.Dial("tcp", "127.0.0.1:11311"); !errors.Is(err, syscall.EADDRINUSE) {
+			if err := failedDial("burst_probe", &d); err != nil {
 				failed.Store(i, err)
 			}
 		}(i)

@@ -8,12 +8,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"os"
 	"runtime"
-	"strconv"
 	"syscall"
 	"unsafe"
 )
@@ -43,25 +41,15 @@ func threadCPU() float64 {
 }
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: dial_probe SOURCE_IP DIALS")
-		os.Exit(2)
-	}
-	source := net.ParseIP(os.Args[1])
-	dials, err := strconv.Atoi(os.Args[2])
-	if source == nil || err != nil || dials < 1 {
-		fmt.Fprintln(os.Stderr, "dial_probe: SOURCE_IP must be an IPv4 address, DIALS >= 1")
-		os.Exit(2)
-	}
+	source, dials := sourceAndCount("dial_probe", "DIALS")
 	runtime.GOMAXPROCS(1)
 	runtime.LockOSThread() // RUSAGE_THREAD then counts this goroutine's dials only
 	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: source}}
 	u0, s0 := cpu()
 	c0 := threadCPU()
 	for i := 0; i < dials; i++ {
-		_, err := d.Dial("tcp", "127.0.0.1:11311")
-		if !errors.Is(err, syscall.EADDRINUSE) {
-			fmt.Fprintln(os.Stderr, "dial_probe: dial did not fail with EADDRINUSE:", err)
+		if err := failedDial("dial_probe", &d); err != nil {
+			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
 	}

@@ -26,8 +26,8 @@ if ! command -v go >/dev/null; then
   echo "# no Go toolchain: apt-get install golang-go to measure the Go code of a dial"
   exit 0
 fi
-cp "$here/dial_probe.go" "$work/"
-(cd "$work" && go mod init dialprobe >/dev/null 2>&1 && go build -o dial_probe dial_probe.go)
+cp "$here/dial_probe.go" "$here/probe_args.go" "$work/"
+(cd "$work" && go mod init dialprobe >/dev/null 2>&1 && go build -o dial_probe dial_probe.go probe_args.go)
 echo "# Go: failed dials over a 100-port range (the search is short, so the Go code shows);"
 echo "# compare cpu_us_per_dial with bind_probe's socket_bind_close_us on the same range"
 for i in 1 2 3; do
