@@ -151,31 +151,32 @@ bool GoProcess::gc_wants_worker() const {
   return phase_ == GcPhase::kMark && ps_gc_ < dedicated_workers_;
 }
 
-bool GoProcess::acquire_m() {
-  acquired_woken_ = m_idle_ > 0;
+std::optional<HostCpu::Arrival> GoProcess::acquire_m() {
   if (m_idle_ > 0) {
     --m_idle_;
-    return true;
+    return HostCpu::Arrival::kWoken;  // startm's mget: an idle M
   }
   ++m_total_;  // newm(): a fresh OS thread with its g0 and signal stacks
   if (threads() > cfg_.max_threads) {
     crash(CrashReason::kThreadExhaustion);
-    return false;
+    return std::nullopt;
   }
   check_memory();
-  return alive_;
+  if (!alive_) return std::nullopt;
+  return HostCpu::Arrival::kQueued;
 }
 
-bool GoProcess::try_grant_idle_p() {
+std::optional<HostCpu::Arrival> GoProcess::try_grant_idle_p() {
   if (!runq_.empty() || !can_run_more()) {
-    return false;  // FIFO: queued goroutines go first
+    return std::nullopt;  // FIFO: queued goroutines go first
   }
-  if (!acquire_m()) {
-    return false;
+  auto m = acquire_m();
+  if (!m) {
+    return std::nullopt;
   }
   p_leaves_idle();
   ++ps_running_;
-  return true;
+  return m;
 }
 
 void GoProcess::grant_front(HostCpu::Arrival arrival) {
@@ -228,11 +229,12 @@ void GoProcess::dispatch() {
     add_gc_worker();
   }
   while (alive_ && !runq_.empty() && can_run_more()) {
-    if (!acquire_m()) {
+    auto m = acquire_m();
+    if (!m) {
       return;
     }
     p_leaves_idle();
-    grant_front(acquired_arrival());
+    grant_front(*m);
   }
 }
 
@@ -339,8 +341,8 @@ void GoProcess::retake(SyscallRecord& rec) {
     return;
   }
   if (!world_stopped() && !runq_.empty() && ps_running_ + ps_gc_ < cpu_cap_) {
-    if (acquire_m()) {
-      grant_front(acquired_arrival());  // startm(): an idle M, or a new thread
+    if (auto m = acquire_m()) {
+      grant_front(*m);  // startm(): an idle M, or a new thread
     }
     return;
   }

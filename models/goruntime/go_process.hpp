@@ -21,6 +21,7 @@
 // events point at it; frames of goroutines hold Goroutine guards that point at it).
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -177,7 +178,8 @@ class GoProcess {
   struct RunAwaiter;
   void goroutine_enter(Goroutine& g);
   void goroutine_exit(Goroutine& g);
-  bool try_grant_idle_p();
+  // The M that now runs the goroutine, or nothing: no idle P, or the process crashed.
+  std::optional<HostCpu::Arrival> try_grant_idle_p();
   void enqueue(RunWaiter& w);
   void unqueue(RunWaiter& w);
   void record_runq_wait(sim::Duration d) { runq_wait_hist_.record(d); }
@@ -199,11 +201,9 @@ class GoProcess {
   void reset_process();
   bool can_run_more() const;
   bool gc_wants_worker() const;
-  bool acquire_m();  // false: the process crashed (thread exhaustion)
-  // The M of the last acquire_m(): an idle one woken (startm's mget) or a new thread (newm).
-  HostCpu::Arrival acquired_arrival() const {
-    return acquired_woken_ ? HostCpu::Arrival::kWoken : HostCpu::Arrival::kQueued;
-  }
+  // An M for a P: an idle one woken (startm's mget) or a new thread (newm); nothing if the
+  // process crashed (thread exhaustion, OOM kill).
+  std::optional<HostCpu::Arrival> acquire_m();
   void grant_front(HostCpu::Arrival arrival);
   void p_becomes_free();
   void dispatch();
@@ -266,7 +266,6 @@ class GoProcess {
   std::int64_t goroutines_ = 0;
   sim::IntrusiveList<Goroutine> all_g_;
   sim::IntrusiveList<RunWaiter> runq_;
-  bool acquired_woken_ = false;  // the last acquire_m() woke an idle M
   std::int64_t runq_len_ = 0;
   sim::IntrusiveList<SyscallRecord> in_syscall_;  // oldest first
   std::int64_t ps_idle_ = 0;
@@ -385,8 +384,9 @@ struct GoProcess::RunAwaiter {
 
   bool await_ready() {
     go->throw_if_gone(inc);
-    if (!go->try_grant_idle_p()) return false;
-    w.arrival = go->acquired_arrival();
+    auto m = go->try_grant_idle_p();
+    if (!m) return false;
+    w.arrival = *m;
     return true;
   }
   template <class P>

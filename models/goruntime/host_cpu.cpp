@@ -168,7 +168,8 @@ void HostCpu::add_background(int delta) {
   advance();
   background_ += delta;
   if (background_ < 0) throw std::logic_error("goruntime: HostCpu background below zero");
-  if (delta < 0) hold_core(nullptr);
+  // Go code that ran without being a job has no slice of its own here: a fresh one.
+  if (delta < 0) hold_core(SliceState{fair_v_, fair_v_ + slice_});
   run_waiting();
   reschedule();
   note_peak();
@@ -195,27 +196,22 @@ sim::Kind HostCpu::kind() {
 }
 
 bool HostCpu::take_held(Job& job) {
-  if (held_ == 0) return false;
-  --held_;
-  if (!held_slices_.empty()) {
-    // EEVDF: the thread does not leave the run queue, its slice goes on (any held core's
-    // state will do: the threads that finished at one instant are alike).
-    const SliceState st = held_slices_.front();
-    held_slices_.pop_front();
+  if (held_.empty()) return false;
+  const SliceState st = held_.front();
+  held_.pop_front();
+  if (sharing_ == CoreSharing::kEevdf) {
+    // The thread does not leave the run queue, its slice goes on (any held core's state will
+    // do: the threads that finished at one instant are alike).
     job.vruntime = st.vruntime;
     job.deadline = st.deadline > st.vruntime + kEpsilonNs ? st.deadline : st.vruntime + slice_;
   }
   return true;
 }
 
-void HostCpu::hold_core(const SliceState* state) {
+void HostCpu::hold_core(const SliceState& state) {
   // Processor sharing has no line to jump; with nobody waiting the core is free anyway.
   if (sharing_ == CoreSharing::kProcessorSharing || in_line() == 0) return;
-  ++held_;
-  if (sharing_ == CoreSharing::kEevdf) {
-    // Go code that ran without being a job has no slice of its own here: a fresh one.
-    held_slices_.push_back(state != nullptr ? *state : SliceState{fair_v_, fair_v_ + slice_});
-  }
+  held_.push_back(state);
   if (release_pending_) return;
   release_pending_ = true;
   release_.kind = kind();
@@ -224,8 +220,7 @@ void HostCpu::hold_core(const SliceState* state) {
 
 void HostCpu::release_held() {
   release_pending_ = false;
-  held_ = 0;
-  held_slices_.clear();
+  held_.clear();
   advance();
   run_waiting();
   reschedule();
@@ -236,9 +231,8 @@ void HostCpu::reset() {
   running_.clear();
   waiting_.clear();
   line_.clear();
-  held_slices_.clear();
+  held_.clear();
   fair_v_ = 0;
-  held_ = 0;
   background_ = 0;
   v_ = 0;
   v_at_ = sim_.now();
@@ -250,7 +244,6 @@ void HostCpu::finish_due() {
   event_at_ = sim::kTimeMax;
   advance();
   std::vector<Job*> slice_over;
-  std::size_t finished = 0;
   while (!running_.empty() && (*running_.begin())->finish_v <= v_ + kEpsilonNs) {
     Job& j = **running_.begin();
     end_turn(j);
@@ -259,8 +252,8 @@ void HostCpu::finish_due() {
       continue;
     }
     j.done = true;
-    ++finished;
-    if (sharing_ == CoreSharing::kEevdf) done_slices_.push_back(SliceState{j.vruntime, j.deadline});
+    // Processor sharing holds no core (hold_core); the default run's path stays as it was.
+    if (sharing_ != CoreSharing::kProcessorSharing) done_.push_back({j.vruntime, j.deadline});
     sim_.wake(j.token);
   }
   // Round robin: a thread whose slice is over goes behind those waiting (or straight back
@@ -272,12 +265,8 @@ void HostCpu::finish_due() {
   }
   // The threads whose work is done keep their cores to the end of this instant, in case they
   // go on (run to completion, time slices, with others waiting).
-  if (sharing_ == CoreSharing::kEevdf) {
-    for (const SliceState& st : done_slices_) hold_core(&st);
-    done_slices_.clear();
-  } else {
-    for (std::size_t i = 0; i < finished; ++i) hold_core(nullptr);
-  }
+  for (const SliceState& st : done_) hold_core(st);
+  done_.clear();
   // The finished threads leave the runnable set now: the rest speed up from here, or the
   // next in line take the freed cores.
   run_waiting();

@@ -96,7 +96,7 @@ class HostCpu {
   // A thread that takes a core but is not a job (+1 when it starts, -1 when it ends).
   void add_background(int delta);
   // Whether one more runnable thread would have to share or wait (n + 1 > cores).
-  bool busy() const { return runnable() + held_ + 1 > cores_; }
+  bool busy() const { return runnable() + held() + 1 > cores_; }
   std::int64_t runnable() const {
     return static_cast<std::int64_t>(running_.size() + in_line()) + background_;
   }
@@ -137,15 +137,16 @@ class HostCpu {
   void line_up(Job& job, bool front);  // it waits for a core
   Job& next_in_line();                 // the one a core that comes free goes to
   void place(Job& job, bool initial);  // EEVDF: at V, its deadline a slice (or half) away
-  // A thread's work ended now: keep its core to the end of the instant. EEVDF: the thread's
-  // vruntime and deadline, so that one going on carries on with its slice.
+  // A thread's work ended now: keep its core to the end of the instant, with the thread's
+  // vruntime and deadline, so that under EEVDF one going on carries on with its slice.
   struct SliceState {
     double vruntime = 0, deadline = 0;
   };
-  void hold_core(const SliceState* state);
+  void hold_core(const SliceState& state);
+  std::int64_t held() const { return static_cast<std::int64_t>(held_.size()); }
   void release_held();   // the instant is over: held cores nobody took back go to the line
   std::int64_t taken() const {
-    return static_cast<std::int64_t>(running_.size()) + background_ + held_;
+    return static_cast<std::int64_t>(running_.size()) + background_ + held();
   }
   void note_peak() { peak_ = std::max(peak_, runnable()); }
 
@@ -158,7 +159,6 @@ class HostCpu {
   ReleaseEvent release_;
   sim::Kind kind_ = 0;
   bool release_pending_ = false;
-  std::int64_t held_ = 0;  // cores held across the end of their thread's work (this instant)
   sim::Time event_at_ = sim::kTimeMax;
   double v_ = 0;
   sim::Time v_at_ = 0;
@@ -169,8 +169,9 @@ class HostCpu {
   Running running_;
   std::deque<Job*> waiting_;  // jobs waiting for a core, FIFO (not processor sharing, EEVDF)
   Line line_;                 // jobs waiting for a core under EEVDF
-  std::deque<SliceState> held_slices_;  // EEVDF: of the threads whose cores are held
-  std::vector<SliceState> done_slices_;  // EEVDF: scratch, the jobs done at this instant
+  std::deque<SliceState> held_;  // cores held across the end of their thread's work (this
+                                 // instant), each with that thread's slice
+  std::vector<SliceState> done_;  // scratch: the jobs whose work ended at this instant
 };
 
 inline bool HostCpu::FinishOrder::operator()(const Job* a, const Job* b) const {

@@ -213,15 +213,11 @@ TEST_CASE("April replay: Go's semantics on EEVDF at 0.6 batches/s — tenfold th
   // the container limit kills the process (the first kill ~13.6 min in on seed 1). The threads
   // stay where EEVDF puts them, ~10x. Counting the errors removes the queue and the kills, not
   // the threads or the port errors.
-  const std::vector<std::string> go_eevdf =
-      both_dcs({"log_write_lock=true", "sysmon_parks=true", "core_sharing=eevdf"});
-  Window logged = monday_window(go_eevdf, "20m", "0.6/s");
-  std::vector<std::string> counted_set = go_eevdf;
-  for (const char* dc : {"east", "west"}) {
-    counted_set.push_back(std::string("datacenters.") + dc +
-                          ".services.dataplane.params.log_policy=count");
-  }
-  Window counted = monday_window(counted_set, "20m", "0.6/s");
+  Window logged = monday_window(
+      both_dcs({"log_write_lock=true", "sysmon_parks=true", "core_sharing=eevdf"}), "20m", "0.6/s");
+  Window counted = monday_window(both_dcs({"log_write_lock=true", "sysmon_parks=true",
+                                           "core_sharing=eevdf", "log_policy=count"}),
+                                 "20m", "0.6/s");
   INFO("logged: " << logged.east_oom_kills << " kills, " << logged.east_threads
                   << " threads; counted: " << counted.east_oom_kills << " kills, "
                   << counted.east_threads << " threads");
