@@ -7,6 +7,7 @@
 
 #include "scenarios/distributions.hpp"
 #include "scenarios/units.hpp"
+#include "scenarios/yaml_aliases.hpp"
 
 namespace skysim::scenarios {
 
@@ -104,8 +105,8 @@ std::string printable(const std::string& s) {
 
 class Checker {
  public:
-  Checker(std::string file, std::vector<std::string> override_paths)
-      : file_(std::move(file)), override_paths_(std::move(override_paths)) {}
+  Checker(std::string file, std::vector<std::string> override_paths, const AliasIndex& aliases)
+      : file_(std::move(file)), override_paths_(std::move(override_paths)), aliases_(aliases) {}
 
   std::vector<Diagnostic> diagnostics;
 
@@ -118,11 +119,21 @@ class Checker {
     for (const auto& o : override_paths_) {
       if (path == o || path.rfind(o + ".", 0) == 0) return "--set " + o;
     }
-    if (at.IsDefined() && at.Mark().line >= 0) {
-      return file_ + ":" + std::to_string(at.Mark().line + 1) + ":" +
-             std::to_string(at.Mark().column + 1);
+    // A node in an alias's copy has no position of its own: it was written in the anchor.
+    const AliasUse* use = aliases_.use_holding(path);
+    std::optional<YAML::Mark> mark;
+    if (!use && at.IsDefined() && at.Mark().line >= 0) mark = at.Mark();
+    if (!mark) mark = aliases_.mark_of(path);
+    std::string where = mark ? at_mark(*mark) : file_;
+    if (use) {
+      where += ", in *" + use->anchor + " at " + at_mark(use->use) + " (anchor &" + use->anchor +
+               " at " + at_mark(use->anchor_mark) + ")";
     }
-    return file_;
+    return where;
+  }
+
+  std::string at_mark(const YAML::Mark& m) const {
+    return file_ + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
   }
 
   // Duplicate keys (yaml-cpp keeps both silently), non-text keys and absurd nesting.
@@ -200,6 +211,7 @@ class Checker {
  private:
   std::string file_;
   std::vector<std::string> override_paths_;
+  const AliasIndex& aliases_;
   std::size_t visited_ = 0;
 };
 
@@ -964,6 +976,10 @@ void apply_override(YAML::Node root, const Override& o, std::vector<Diagnostic>&
         return;
       }
       YAML::Node next = cur[key];
+      if (!next.IsDefined()) {  // a key the file does not have: make it a map to walk into
+        cur[key] = YAML::Node(YAML::NodeType::Map);
+        next = cur[key];
+      }
       cur.reset(next);
     } else {
       diags.push_back({where, join(walked, key), "'" + walked + "' is a single value, not a map",
@@ -1018,13 +1034,29 @@ Scenario load_scenario_text(const std::string& text, const std::string& file_nam
   }
   std::vector<Diagnostic> diags;
   std::vector<std::string> override_paths;
+  AliasIndex aliases;
   try {
+    // Before anything writes into the document: every alias use gets its own copy, so an
+    // override of one path changes that path only.
+    aliases = AliasIndex::scan(text, kMaxNodes);
+    if (!aliases.problems().empty()) {
+      for (const auto& p : aliases.problems()) {
+        std::string where = file_name;
+        if (p.at) {
+          where += ":" + std::to_string(p.at->line + 1) + ":" + std::to_string(p.at->column + 1);
+        }
+        diags.push_back({where, "", p.message, ""});
+      }
+      throw ScenarioError(std::move(diags));
+    }
+    // Deeper documents are refused by the checker below; copying them would only recurse.
+    if (aliases.max_depth() <= kMaxDepth + 1) root = unshare_aliases(root, aliases);
     for (const auto& o : options.overrides) {
       apply_override(root, o, diags);
       override_paths.push_back(o.path);
     }
     if (options.seed) root["seed"] = std::to_string(*options.seed);
-    Checker checker(file_name, override_paths);
+    Checker checker(file_name, override_paths, aliases);
     checker.diagnostics = std::move(diags);
     checker.walk(root, "", 0);
     Loader(checker, registry, s).load(root);

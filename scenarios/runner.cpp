@@ -1,5 +1,7 @@
 #include "scenarios/runner.hpp"
 
+#include "scenarios/datacenter_fingerprint.hpp"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
@@ -9,6 +11,7 @@
 #include <numbers>
 #include <sstream>
 
+#include "scenarios/datacenter_fingerprint.hpp"
 #include "scenarios/loader.hpp"
 #include "scenarios/units.hpp"
 #include "sim/json.hpp"
@@ -254,6 +257,9 @@ RunResult ScenarioRun::run(std::optional<sim::Time> until,
   RunResult r;
   r.fingerprint = sim_->fingerprint();
   for (const auto& g : groups_->groups()) r.sub_fingerprints.emplace_back(g.name, g.fingerprint);
+  for (const auto& dc : scenario_.datacenters) {
+    r.datacenter_fingerprints.emplace_back(dc.name, datacenter_fingerprint(*sampler_, dc.name));
+  }
   r.events = sim_->events_executed();
   r.end = sim_->now();
   for (auto& inv : check_invariants()) {
@@ -478,6 +484,11 @@ std::string ScenarioRun::summary_table(const RunResult& r, double wall_seconds) 
       o << " " << group << "=" << format_fingerprint(f);
     o << "\n";
   }
+  if (!r.datacenter_fingerprints.empty()) {
+    o << "  per datacenter";
+    for (const auto& [dc, f] : r.datacenter_fingerprints) o << " " << dc << "=" << format_fingerprint(f);
+    o << "\n";
+  }
   o << "\n";
   auto ph = phases();
   if (!ph.empty()) {
@@ -540,6 +551,9 @@ void ScenarioRun::write_outputs(const std::string& dir, const RunResult& r,
     w.key("fingerprint").value(format_fingerprint(r.fingerprint));
     w.key("sub_fingerprints").begin_object();
     for (const auto& [group, f] : r.sub_fingerprints) w.key(group).value(format_fingerprint(f));
+    w.end_object();
+    w.key("datacenter_fingerprints").begin_object();
+    for (const auto& [dc, f] : r.datacenter_fingerprints) w.key(dc).value(format_fingerprint(f));
     w.end_object();
     w.key("events").value(static_cast<std::int64_t>(r.events));
     w.key("wall_seconds").value(wall_seconds);

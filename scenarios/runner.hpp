@@ -40,6 +40,8 @@ struct RunResult {
   std::uint64_t fingerprint = 0;
   // Per model group (event kinds up to the first '.'): sim/group_fingerprint.hpp.
   std::vector<std::pair<std::string, std::uint64_t>> sub_fingerprints;
+  // Per datacenter, over its sampled series (scenarios/datacenter_fingerprint.hpp).
+  std::vector<std::pair<std::string, std::uint64_t>> datacenter_fingerprints;
   std::optional<Violation> violation;
   std::uint64_t events = 0;
   sim::Time end = 0;  // simulated time reached
