@@ -84,6 +84,7 @@ TimeSeriesTable TimeSeriesTable::parse_csv(std::string_view text, std::string_vi
   int lineno = 0;
   bool header = true;
   std::size_t time_col = 0;
+  std::vector<bool> time_cols;  // per header cell: a time column, not a series
   while (pos < text.size()) {
     auto nl = text.find('\n', pos);
     std::string_view line = text.substr(pos, nl == std::string_view::npos ? nl : nl - pos);
@@ -105,17 +106,17 @@ TimeSeriesTable TimeSeriesTable::parse_csv(std::string_view text, std::string_vi
       }
       time_col = static_cast<std::size_t>(it - cells.begin());
       for (std::size_t i = 0; i < cells.size(); ++i) {
-        if (cells[i] != "time_s" && cells[i] != "time_ns") {
-          t.columns.emplace_back(cells[i]);
-        }
+        bool is_time = cells[i] == "time_s" || cells[i] == "time_ns" || cells[i] == "time_utc";
+        time_cols.push_back(is_time);
+        if (!is_time) t.columns.emplace_back(cells[i]);
       }
       t.values.resize(t.columns.size());
       continue;
     }
     auto cells = split_commas(line);
-    if (cells.size() != t.columns.size() + (time_col == 0 ? 1 : 2)) {
+    if (cells.size() != time_cols.size()) {
       throw std::invalid_argument(at + ": " + std::to_string(cells.size()) + " cells, header has " +
-                                  std::to_string(t.columns.size() + (time_col == 0 ? 1 : 2)));
+                                  std::to_string(time_cols.size()));
     }
     double time = parse_number(cells[time_col], at);
     if (!t.time_s.empty() && time < t.time_s.back()) {
@@ -124,9 +125,7 @@ TimeSeriesTable TimeSeriesTable::parse_csv(std::string_view text, std::string_vi
     t.time_s.push_back(time);
     std::size_t c = 0;
     for (std::size_t i = 0; i < cells.size(); ++i) {
-      if (i == time_col || (i < time_col && time_col == 1)) {
-        continue;  // time_ns (first) and time_s
-      }
+      if (time_cols[i]) continue;  // time_ns, time_s, time_utc
       t.values[c++].push_back(cells[i].empty() ? std::nullopt
                                                : std::optional<double>(parse_number(cells[i], at)));
     }

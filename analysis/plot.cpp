@@ -249,6 +249,7 @@ std::vector<std::string> plot_run_series(const TimeSeries& ts, const std::string
   std::string script = kTerminal;
   auto x = static_cast<std::size_t>(ts.time_column());
   for (std::size_t col = x + 1; col < ts.columns.size() && written.size() < limit; ++col) {
+    if (ts.columns[col] == "time_utc") continue;  // the date of each row, not a series
     std::string base = (fs::path(dir) / ("series-" + safe_name(ts.columns[col]))).string();
     script += "set output " + gp_quote(base + ".svg") + "\nset title " +
               gp_quote(ts.columns[col]) + "\nset xlabel " + gp_quote(ts.columns[x]) +

@@ -3,10 +3,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <optional>
 
+#include "app/build_info.hpp"
 #include "app/commands.hpp"
+#include "app/output_dir.hpp"
 #include "scenarios/loader.hpp"
 #include "scenarios/runner.hpp"
 #include "scenarios/units.hpp"
@@ -18,7 +21,7 @@ namespace {
 
 struct RunArgs {
   std::string file;
-  std::optional<std::uint64_t> seed;
+  std::string seed;
   std::vector<std::string> sets;
   std::string out;
   std::string trace;
@@ -55,9 +58,19 @@ class ProgressLine {
   std::chrono::steady_clock::time_point last_{};
 };
 
+// Ctrl-C ends the run at the next slice with what it has, instead of losing hours of simulation.
+volatile std::sig_atomic_t g_interrupted = 0;
+void on_sigint(int) { g_interrupted = 1; }
+
 void run_scenario(const RunArgs& a) {
   scenarios::LoadOptions opts;
-  opts.seed = a.seed;
+  if (!a.seed.empty()) {
+    try {
+      opts.seed = scenarios::parse_seed(a.seed);
+    } catch (const scenarios::UnitError& e) {
+      throw UsageError("--seed " + a.seed + ": " + e.what() + " (expected " + e.expected() + ")");
+    }
+  }
   for (const auto& s : a.sets) opts.overrides.push_back(scenarios::parse_override(s));
   scenarios::Scenario scenario =
       scenarios::load_scenario_file(a.file, scenarios::builtin_registry(), opts);
@@ -70,25 +83,43 @@ void run_scenario(const RunArgs& a) {
       throw UsageError("--until: " + std::string(e.what()) + " (expected " + e.expected() + ")");
     }
     if (t < scenario.epoch_unix_ns || t - scenario.epoch_unix_ns > scenario.duration) {
-      throw UsageError("--until " + a.until + " is outside the scenario's span");
+      throw UsageError("--until " + a.until + " is outside the run, which spans " +
+                       sim::format_iso8601(scenario.epoch_unix_ns) + " .. " +
+                       sim::format_iso8601(scenario.epoch_unix_ns + scenario.duration) + " (" +
+                       sim::format_duration(scenario.duration) + ")");
     }
     until = t - scenario.epoch_unix_ns;
   }
+  // Before the run: a bad --out must not cost the whole simulation.
+  std::string out =
+      a.out.empty() ? "runs/" + scenario.name + "-" + std::to_string(scenario.seed) : a.out;
+  prepare_output_dir(out, "--out");
   scenarios::ScenarioRun run(scenario, scenarios::builtin_registry());
   std::optional<sim::Tracer> tracer;
   if (!a.trace.empty()) tracer.emplace(run.sim());
   ProgressLine progress(until.value_or(scenario.duration), !a.quiet && isatty(2));
   auto t0 = std::chrono::steady_clock::now();
-  scenarios::RunResult r = run.run(until, [&](const sim::Simulation& s) { progress.update(s); });
+  g_interrupted = 0;
+  auto previous = std::signal(SIGINT, on_sigint);
+  scenarios::RunResult r = run.run(until, [&](const sim::Simulation& s) {
+    progress.update(s);
+    if (g_interrupted) run.stop_soon("interrupted (SIGINT)");
+  });
+  std::signal(SIGINT, previous);
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   progress.finish();
-  std::string out =
-      a.out.empty() ? "runs/" + scenario.name + "-" + std::to_string(scenario.seed) : a.out;
-  run.write_outputs(out, r, wall);
+  const BuildInfo& build = build_info();
+  run.write_outputs(out, r, wall, {build.version, build.commit, build.build_type, a.until});
   if (tracer) tracer->write_file(a.trace);
   if (!a.quiet) std::fputs(run.summary_table(r, wall).c_str(), stdout);
   std::printf("fingerprint %s  outputs in %s/\n",
               scenarios::format_fingerprint(r.fingerprint).c_str(), out.c_str());
+  if (g_interrupted) {
+    std::printf("interrupted at %s (%s simulated): the outputs hold the run so far\n",
+                sim::format_iso8601(scenario.epoch_unix_ns + r.end).c_str(),
+                sim::format_duration(r.end).c_str());
+    throw ExitCode(130);
+  }
   if (!r.invariants_hold()) {
     std::fprintf(stderr, "skysim: invariant failed; reproduce with: skysim run %s --seed %llu\n",
                  a.file.c_str(), static_cast<unsigned long long>(scenario.seed));
@@ -102,7 +133,7 @@ void register_run(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "Run a scenario");
   auto* a = new RunArgs;
   cmd->add_option("scenario", a->file, "Scenario YAML file")->required();
-  cmd->add_option("--seed", a->seed, "Root seed (replaces the file's seed)");
+  cmd->add_option("--seed", a->seed, "Root seed, 0 to 2^64-1 (replaces the file's seed)");
   cmd->add_option("--set", a->sets,
                   "Override path=value, paths as the validator prints them (repeatable)");
   cmd->add_option("--out", a->out, "Output directory (default runs/<scenario>-<seed>/)");

@@ -41,8 +41,9 @@ std::vector<sim::ParamSpec> dataplane_params() {
         "what-if: reject GetPostRecord batches above this size at full scale (shrinks with scale, "
         "like the batches); 0 = no cap (as it was)", true, 0,
         1e9),
-      p("backfill_clients", ParamType::String, "", "batch-service",
-        "comma-separated clients whose URIs are cold (mostly cache misses; assumption: a backfill)"),
+      naming_clients(p("backfill_clients", ParamType::String, "", "batch-service",
+                       "comma-separated clients whose URIs are cold (mostly cache misses; "
+                       "assumption: a backfill); each must be a source's client")),
       // Go runtime (§3)
       p("cores", ParamType::Count, "", "16",
         "CPU cores of the host at full scale (assumption; not found, §12); the simulated process "

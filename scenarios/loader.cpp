@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include <xxhash.h>
 
 #include "scenarios/distributions.hpp"
 #include "scenarios/units.hpp"
@@ -13,7 +17,8 @@ namespace skysim::scenarios {
 
 std::string Diagnostic::to_string() const {
   std::string s = where + ": ";
-  if (!path.empty()) s += path + ": ";
+  // "--set PATH: PATH: ..." says the path twice.
+  if (!path.empty() && where != "--set " + path) s += path + ": ";
   s += message;
   if (!expected.empty()) s += " (expected " + expected + ")";
   return s;
@@ -118,6 +123,13 @@ class Checker {
   std::string where(const YAML::Node& at, const std::string& path) const {
     for (const auto& o : override_paths_) {
       if (path == o || path.rfind(o + ".", 0) == 0) return "--set " + o;
+    }
+    // A key the file does not have, made by an override further down the path: the override
+    // is what to fix, not the file.
+    if (!aliases_.mark_of(path)) {
+      for (const auto& o : override_paths_) {
+        if (o.rfind(path + ".", 0) == 0) return "--set " + o;
+      }
     }
     // A node in an alias's copy has no position of its own: it was written in the anchor.
     const AliasUse* use = aliases_.use_holding(path);
@@ -272,14 +284,23 @@ std::vector<std::string> param_names(const ServiceKind& k) {
 }
 
 // Reads a `params:` map into `out` (which may already hold values to override).
+// A value given for a parameter that names clients, checked once the sources are known.
+struct ClientReference {
+  std::string where;
+  std::string path;
+  std::string clients;  // comma-separated
+};
+
 void read_params(Checker& c, const ServiceKind& kind, const YAML::Node& n, const std::string& path,
-                 sim::ParamValues& out) {
+                 sim::ParamValues& out, std::vector<ClientReference>& client_refs) {
   if (!c.keys(n, path, param_names(kind))) return;
   for (auto it = n.begin(); it != n.end(); ++it) {
     if (!it->first.IsScalar()) continue;
     const sim::ParamSpec* spec = kind.param(it->first.Scalar());
     if (!spec) continue;  // reported by keys()
-    if (auto v = parse_param(c, *spec, it->second, join(path, spec->name))) {
+    std::string pp = join(path, spec->name);
+    if (auto v = parse_param(c, *spec, it->second, pp)) {
+      if (spec->names_clients) client_refs.push_back({c.where(it->second, pp), pp, v->text});
       out.set(spec->name, std::move(*v));
     }
   }
@@ -340,11 +361,8 @@ class Loader {
       }
     }
     if (root["seed"]) {
-      auto v = c_.parse(root["seed"], "seed", "a non-negative integer", parse_int);
-      if (v && *v < 0) {
-        c_.error(root["seed"], "seed", "negative seed", "a non-negative integer");
-      } else if (v) {
-        s_.seed = static_cast<std::uint64_t>(*v);
+      if (auto v = c_.parse(root["seed"], "seed", "an integer from 0 to 2^64 - 1", parse_seed)) {
+        s_.seed = *v;
       }
     }
     if (root["scale"]) {
@@ -359,6 +377,7 @@ class Loader {
     if (root["metrics"]) metrics(root["metrics"]);
     if (root["datacenters"]) datacenters(root["datacenters"]);
     if (root["sources"]) sources(root["sources"]);
+    check_client_references();
     if (root["timeline"]) timeline(root["timeline"]);
     if (root["faults"]) faults(root["faults"]);
     if (root["invariants"]) s_.invariants = names(root["invariants"], "invariants");
@@ -466,7 +485,7 @@ class Loader {
     sim::ParamValues base;
     YAML::Node params = n["params"] ? n["params"] : YAML::Node(YAML::NodeType::Map);
     std::string pp = join(path, "params");
-    read_params(c_, *kind, params, pp, base);
+    read_params(c_, *kind, params, pp, base, client_refs_);
     fill_defaults(c_, *kind, n, pp, base);
     s.host_params.assign(static_cast<std::size_t>(s.hosts), base);
     if (n["host_overrides"]) {
@@ -487,7 +506,8 @@ class Loader {
                      "an index in [0, " + std::to_string(s.hosts - 1) + "]");
             continue;
           }
-          read_params(c_, *kind, it->second, ip, s.host_params[static_cast<std::size_t>(*idx)]);
+          read_params(c_, *kind, it->second, ip, s.host_params[static_cast<std::size_t>(*idx)],
+                      client_refs_);
         }
       }
     }
@@ -927,6 +947,31 @@ class Loader {
   bool epoch_ok_ = false;
   std::map<std::string, const ServiceKind*> services_;  // "dc.service" -> kind
   std::vector<std::string> source_names_;
+  std::vector<ClientReference> client_refs_;
+
+  void check_client_references() {
+    std::vector<std::string> clients;
+    for (const auto& src : s_.sources) {
+      if (std::find(clients.begin(), clients.end(), src.client) == clients.end()) {
+        clients.push_back(src.client);
+      }
+    }
+    for (const auto& ref : client_refs_) {
+      std::size_t start = 0;
+      while (start < ref.clients.size()) {
+        std::size_t end = std::min(ref.clients.find(',', start), ref.clients.size());
+        std::string name = ref.clients.substr(start, end - start);
+        start = end + 1;
+        if (name.empty() || std::find(clients.begin(), clients.end(), name) != clients.end()) {
+          continue;
+        }
+        c_.diagnostics.push_back({ref.where, ref.path,
+                                  "no source has client '" + printable(name) + "'" +
+                                      suggestion(name, clients),
+                                  one_of(clients)});
+      }
+    }
+  }
 };
 
 // Applies one --set to the document: walks the path, creating missing map keys.
@@ -1074,8 +1119,17 @@ Scenario load_scenario_text(const std::string& text, const std::string& file_nam
 
 Scenario load_scenario_file(const std::string& path, const Registry& registry,
                             const LoadOptions& options) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw ScenarioError({{path, "", "is a directory, not a scenario file",
+                          "a YAML file such as scenarios/demo.yaml"}});
+  }
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ScenarioError({{path, "", "cannot open the file", "a readable scenario file"}});
+  if (!in) {
+    throw ScenarioError({{path, "", std::filesystem::exists(path, ec) ? "cannot read the file"
+                                                                       : "no such file",
+                          "a readable scenario file"}});
+  }
   std::ostringstream ss;
   ss << in.rdbuf();
   return load_scenario_text(ss.str(), path, registry, options);
@@ -1086,6 +1140,17 @@ std::string resolved_yaml(const Scenario& s) {
   out << s.document;
   return "# Resolved by skysim from " + s.file + " (overrides applied, seed fixed).\n" +
          std::string(out.c_str()) + "\n";
+}
+
+std::string scenario_hash(const Scenario& s) {
+  YAML::Node doc = YAML::Clone(s.document);
+  if (doc.IsMap()) doc.remove("seed");
+  YAML::Emitter out;
+  out << doc;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx",
+                static_cast<unsigned long long>(XXH64(out.c_str(), out.size(), 0)));
+  return hex;
 }
 
 }  // namespace skysim::scenarios

@@ -35,4 +35,8 @@ Scenario load_scenario_file(const std::string& path, const Registry& registry,
 // The resolved document as YAML text (what scenario.resolved.yaml holds).
 std::string resolved_yaml(const Scenario& s);
 
+// 16 hex digits of XXH64 over the resolved document without its seed: equal for two runs of the
+// same scenario and overrides whatever their seeds and file paths, different otherwise.
+std::string scenario_hash(const Scenario& s);
+
 }  // namespace skysim::scenarios

@@ -26,4 +26,10 @@ inline sim::ParamSpec param(std::string name, sim::ParamType t, std::string unit
   return s;
 }
 
+// A String parameter that lists clients of the scenario's sources (checked by the loader).
+inline sim::ParamSpec naming_clients(sim::ParamSpec s) {
+  s.names_clients = true;
+  return s;
+}
+
 }  // namespace skysim::scenarios

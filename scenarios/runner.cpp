@@ -250,11 +250,16 @@ RunResult ScenarioRun::run(std::optional<sim::Time> until,
   for (sim::Time t = std::min(end, slice);; t = std::min(end, t + slice)) {
     sim_->run_until(t);
     if (on_slice) on_slice(*sim_);
-    if (t >= end) break;
+    if (t >= end || !stop_reason_.empty()) break;
   }
   sampler_->sample_now();
   for (const auto& [path, inst] : world_->instances()) inst->finish(*world_);
   RunResult r;
+  if (!stop_reason_.empty()) {
+    r.stopped_early = stop_reason_;
+  } else if (end < scenario_.duration) {
+    r.stopped_early = "--until " + sim::format_iso8601(scenario_.epoch_unix_ns + end);
+  }
   r.fingerprint = sim_->fingerprint();
   for (const auto& g : groups_->groups()) r.sub_fingerprints.emplace_back(g.name, g.fingerprint);
   for (const auto& dc : scenario_.datacenters) {
@@ -533,8 +538,8 @@ std::string ScenarioRun::summary_table(const RunResult& r, double wall_seconds) 
   return o.str();
 }
 
-void ScenarioRun::write_outputs(const std::string& dir, const RunResult& r,
-                                double wall_seconds) const {
+void ScenarioRun::write_outputs(const std::string& dir, const RunResult& r, double wall_seconds,
+                                const Provenance& provenance) const {
   std::filesystem::create_directories(dir);
   {
     std::ofstream f(dir + "/summary.json");
@@ -543,11 +548,18 @@ void ScenarioRun::write_outputs(const std::string& dir, const RunResult& r,
     w.begin_object();
     w.key("scenario").value(scenario_.name);
     w.key("file").value(scenario_.file);
-    w.key("seed").value(static_cast<std::int64_t>(scenario_.seed));
+    w.key("skysim").begin_object();
+    w.key("version").value(provenance.version).key("commit").value(provenance.commit);
+    w.key("build_type").value(provenance.build_type).end_object();
+    w.key("scenario_hash").value(scenario_hash(scenario_));
+    w.key("seed").value(scenario_.seed);
     w.key("scale").value(scenario_.scale);
     w.key("epoch").value(sim::format_iso8601(scenario_.epoch_unix_ns));
     w.key("duration").value(sim::format_duration(scenario_.duration));
     w.key("simulated_end").value(sim::format_iso8601(scenario_.epoch_unix_ns + r.end));
+    w.key("until").value(provenance.until);
+    w.key("complete").value(r.stopped_early.empty());
+    w.key("stopped_early").value(r.stopped_early);
     w.key("fingerprint").value(format_fingerprint(r.fingerprint));
     w.key("sub_fingerprints").begin_object();
     for (const auto& [group, f] : r.sub_fingerprints) w.key(group).value(format_fingerprint(f));

@@ -38,6 +38,9 @@ struct Violation {
 
 struct RunResult {
   std::uint64_t fingerprint = 0;
+  // "" when the run reached the scenario's end; else why it stopped where it did ("--until
+  // 2026-04-06T12:00:00Z", "interrupted (SIGINT)").
+  std::string stopped_early;
   // Per model group (event kinds up to the first '.'): sim/group_fingerprint.hpp.
   std::vector<std::pair<std::string, std::uint64_t>> sub_fingerprints;
   // Per datacenter, over its sampled series (scenarios/datacenter_fingerprint.hpp).
@@ -52,6 +55,15 @@ struct RunResult {
     }
     return true;
   }
+};
+
+// Where a run's outputs came from, for summary.json: the binary, and how the run was asked to
+// end. The caller (the command line) knows these; the runner only records them.
+struct Provenance {
+  std::string version;
+  std::string commit;
+  std::string build_type;
+  std::string until;  // the --until text as given, or ""
 };
 
 class SourceDriver;
@@ -74,6 +86,9 @@ class ScenarioRun {
   // a later run() continues from that instant. Counterfactual forks use it: stop at the fork
   // time, fork the process, change settable parameters in each branch, go on.
   void advance_to(sim::Time t);
+  // Ends a run() in progress at the end of its current slice (1/200 of the span), as if `until`
+  // were there; safe to call from `on_slice`. What was simulated so far is kept and reported.
+  void stop_soon(std::string why) { stop_reason_ = std::move(why); }
   // Sets a source's rate (per second, before `scale`) now, exactly as a timeline
   // `sources.NAME.rate` entry does. Returns false when no source has that name.
   bool set_source_rate(const std::string& name, double per_s);
@@ -93,7 +108,8 @@ class ScenarioRun {
   std::vector<std::pair<std::string, Milestone>> phases() const;
 
   // summary.json, timeseries.csv, scenario.resolved.yaml into `dir` (created if missing).
-  void write_outputs(const std::string& dir, const RunResult& r, double wall_seconds) const;
+  void write_outputs(const std::string& dir, const RunResult& r, double wall_seconds,
+                     const Provenance& provenance = {}) const;
   // The human summary printed on stdout.
   std::string summary_table(const RunResult& r, double wall_seconds) const;
 
@@ -115,6 +131,7 @@ class ScenarioRun {
   bool sampler_started_ = false;
   bool locate_violations_ = true;
   bool steered_ = false;  // advance_to or set_source_rate was called before run()
+  std::string stop_reason_;  // set by stop_soon()
 };
 
 // Lines for the summary: where the invariant broke and the command that stops there.

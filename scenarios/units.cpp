@@ -97,6 +97,27 @@ std::int64_t to_whole(double v, std::string_view text, const char* expected) {
 
 }  // namespace
 
+std::uint64_t parse_seed(std::string_view text) {
+  static const char* kExpected = "an integer from 0 to 18446744073709551615";
+  if (text.empty()) throw UnitError("empty seed", kExpected);
+  std::uint64_t v = 0;
+  bool digit = false;
+  for (char c : text) {
+    if (c == '_' && digit) continue;
+    if (c < '0' || c > '9') {
+      throw UnitError(text[0] == '-' ? "a seed cannot be negative: " + quoted(text)
+                                     : "not a seed: " + quoted(text),
+                      kExpected);
+    }
+    auto d = static_cast<std::uint64_t>(c - '0');
+    if (v > (std::numeric_limits<std::uint64_t>::max() - d) / 10) throw UnitError("seed " + quoted(text) + " is too large", kExpected);
+    v = v * 10 + d;
+    digit = true;
+  }
+  if (!digit) throw UnitError("not a seed: " + quoted(text), kExpected);
+  return v;
+}
+
 std::int64_t parse_int(std::string_view text) {
   const char* exp = "an integer like 42 or -3";
   Split s;
@@ -143,7 +164,10 @@ sim::Duration parse_duration(std::string_view text) {
   try {
     return sim::parse_duration(text);
   } catch (const sim::TimeParseError& e) {
-    throw UnitError(e.what(), "a duration like 600us, 15ms, 1.5s, 30m, 4d");
+    // The kernel's message ends with its own "(expected ...)": say it once, in UnitError's way.
+    std::string why = e.what();
+    if (auto at = why.rfind(" (expected"); at != std::string::npos) why.erase(at);
+    throw UnitError(why, "a duration like 600us, 15ms, 1.5s, 30m, 4d");
   }
 }
 

@@ -345,7 +345,9 @@ void TimeSeriesSampler::write_csv(std::ostream& out) const {
 
   // Series keys separate labels with ',' ("name{dc=east,host=h1}"); in the CSV header they are
   // separated with ';' so every reader can split a row on commas without quoting rules.
-  out << "time_ns,time_s";
+  // time_ns and time_s count from the scenario's epoch; time_utc is the same instant as a date,
+  // for readers that plot or join on wall-calendar time.
+  out << "time_ns,time_s,time_utc";
   for (std::uint32_t id : order) {
     std::string name = columns_[id];
     std::replace(name.begin(), name.end(), ',', ';');
@@ -365,7 +367,8 @@ void TimeSeriesSampler::write_csv(std::ostream& out) const {
       cells[position[samples_[i].column]].assign(buf, r.ptr);
     }
     auto r = std::to_chars(buf, buf + sizeof buf, to_seconds(t));
-    out << t << ',' << std::string_view(buf, static_cast<std::size_t>(r.ptr - buf));
+    out << t << ',' << std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)) << ','
+        << format_iso8601(sim_.epoch_unix_ns() + t);
     for (const std::string& c : cells) out << ',' << c;
     out << '\n';
   }

@@ -59,6 +59,9 @@ struct ParamSpec {
   std::vector<std::string> choices;  // Enum only
   std::string doc;                   // one line; say where the default comes from
   bool settable = false;             // may the timeline / a fault change it during a run?
+  // String: a comma-separated list of clients of the scenario's sources; a value given in the
+  // scenario must name only clients some source has (a typo would silently match nothing).
+  bool names_clients = false;
 };
 
 // What a distribution's samples measure, so a service time cannot be given as "5GiB".

@@ -33,7 +33,25 @@ TEST_CASE("bad command lines get one clear line and exit 2") {
                         Case{"run " + kDemo + " --until '15 ms'", "no spaces allowed"},
                         Case{"run " + kDemo + " --until -3s", "invalid"},
                         Case{"bench phold --lps 8 --init 1 --until -3s", "cannot be signed"},
-                        Case{"run /no/such/scenario.yaml", "cannot open"}}) {
+                        Case{"run /no/such/scenario.yaml", "no such file"},
+                        // What newcomers tripped on (issue 19):
+                        Case{"run " + std::string(SKYSIM_SOURCE_DIR) + "/scenarios",
+                             "is a directory, not a scenario file"},
+                        Case{"run " + kDemo + " --seed -1", "--seed -1: a seed cannot be negative"},
+                        Case{"run " + kDemo + " --seed 18446744073709551616", "is too large"},
+                        Case{"run " + kDemo + " --set foo.bar=3", "--set foo.bar: foo: unknown key"},
+                        Case{"run " + kDemo + " --set sources.readers.deadline=-1s",
+                             "--set sources.readers.deadline: invalid duration '-1s': durations "
+                             "cannot be signed (expected a duration like"},
+                        Case{"run " + kDemo + " --until 2030-01-01T00:00:00Z",
+                             "outside the run, which spans 2026-04-06T00:00:00Z .. "
+                             "2026-04-06T00:10:00Z (10m)"},
+                        Case{"run " + kDemo + " --out /proc/skysim-no/such", "--out /proc/skysim-no/such: cannot create"},
+                        Case{"run " + kDemo + " --out " + kDemo, "exists and is not a directory"},
+                        Case{"run " + std::string(SKYSIM_SOURCE_DIR) +
+                                 "/scenarios/april-2026-outage.yaml --set "
+                                 "datacenters.east.services.dataplane.params.backfill_clients=batch-servce",
+                             "no source has client 'batch-servce'; did you mean 'batch-service'?"}}) {
     Output o = run_skysim(c.args);
     INFO(c.args << " -> " << o.text);
     CHECK(o.status != 0);
@@ -49,4 +67,45 @@ TEST_CASE("the demo scenario replays bit for bit by seed") {
   REQUIRE(a.status == 0);
   CHECK(fingerprint_line(a.text) == fingerprint_line(b.text));
   CHECK(fingerprint_line(a.text) != fingerprint_line(c.text));
+}
+
+TEST_CASE("a duplicated 'expected' is said once") {
+  Output o = run_skysim("run " + kDemo + " --set sources.readers.deadline=-1s");
+  std::size_t first = o.text.find("expected");
+  REQUIRE(first != std::string::npos);
+  CHECK(o.text.find("expected", first + 1) == std::string::npos);
+}
+
+TEST_CASE("the largest seed runs and is written back exactly") {
+  Output o = run_skysim("run " + kDemo +
+                        " --quiet --until 1m --seed 18446744073709551615 --out /tmp/skysim-cli-seed");
+  REQUIRE(o.status == 0);
+  Output j = run_skysim("report --help >/dev/null; grep -o '\"seed\":[0-9]*' "
+                        "/tmp/skysim-cli-seed/summary.json; true");
+  CHECK(j.text.find("\"seed\":18446744073709551615") != std::string::npos);
+}
+
+TEST_CASE("Ctrl-C ends a run with its outputs so far, and says so") {
+  const std::string april = std::string(SKYSIM_SOURCE_DIR) + "/scenarios/april-2026-outage.yaml";
+  const std::string dir = "/tmp/skysim-cli-interrupted";
+  std::string script = "rm -rf " + dir + "; " + std::string(SKYSIM_BINARY) + " run " + april +
+                       " --quiet --out " + dir +
+                       " & pid=$!; sleep 3; kill -INT $pid; wait $pid; echo status=$?";
+  std::string cmd = "sh -c '" + script + "' 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string text;
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) text.append(buf, n);
+  pclose(p);
+  INFO(text);
+  CHECK(text.find("interrupted at 2026-04-") != std::string::npos);
+  CHECK(text.find("the outputs hold the run so far") != std::string::npos);
+  CHECK(text.find("status=130") != std::string::npos);
+  Output j = run_skysim("--version >/dev/null; cat " + dir + "/summary.json; true");
+  CHECK(j.text.find("\"complete\":false") != std::string::npos);
+  CHECK(j.text.find("\"stopped_early\":\"interrupted (SIGINT)\"") != std::string::npos);
+  Output csv = run_skysim("--version >/dev/null; wc -l < " + dir + "/timeseries.csv; true");
+  CHECK(std::stoi(csv.text) > 2);  // rows up to the interruption
 }

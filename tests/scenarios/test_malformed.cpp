@@ -98,7 +98,7 @@ std::vector<Case> cases() {
        "sources.r.diurnal.amplitude: percentage '130%' is above 100%"},
       {"bad size unit", with("rate: 100/s", "rate: 100/s\n    request_size: {constant: 5 parsecs}"),
        "sources.r.request_size: unknown size unit in '5 parsecs'"},
-      {"negative seed", with("duration: 1m", "duration: 1m\nseed: -4"), "seed: negative seed"},
+      {"negative seed", with("duration: 1m", "duration: 1m\nseed: -4"), "seed: a seed cannot be negative: '-4'"},
       {"absurd duration", with("duration: 1m", "duration: 100000d"),
        "duration: duration out of range"},
       {"unknown fault type",

@@ -127,15 +127,17 @@ TEST_CASE("metrics: the sampler records rows of every series and writes a sorted
   auto lines = lines_of(csv.str());
   REQUIRE(lines.size() == 6);
   auto header = split(lines[0]);
-  REQUIRE(header.size() == 2 + 1 + 1 + 6 + 1);
+  REQUIRE(header.size() == 3 + 1 + 1 + 6 + 1);
   CHECK(header[0] == "time_ns");
   CHECK(header[1] == "time_s");
-  CHECK(std::is_sorted(header.begin() + 2, header.end()));
-  CHECK(header[2] == "http.latency_ns{host=h1}:count");
+  CHECK(header[2] == "time_utc");
+  CHECK(std::is_sorted(header.begin() + 3, header.end()));
+  CHECK(header[3] == "http.latency_ns{host=h1}:count");
   auto row2 = split(lines[2]);
   REQUIRE(row2.size() == header.size());
   CHECK(row2[0] == "40");
   CHECK(row2[1] == "4e-08");
+  CHECK(row2[2] == "1970-01-01T00:00:00.000000040Z");
   for (std::size_t c = 0; c < header.size(); ++c) {
     if (header[c] == "http.requests{host=h1}") CHECK(row2[c] == "3");
     if (header[c] == "queue.depth") CHECK(row2[c] == "30");
@@ -154,10 +156,10 @@ TEST_CASE("metrics: a series registered late gets empty cells in earlier rows") 
   sampler.write_csv(csv);
   auto lines = lines_of(csv.str());
   REQUIRE(lines.size() == 4);
-  CHECK(lines[0] == "time_ns,time_s,early,late");
-  CHECK(lines[1] == "0,0,1,");
-  CHECK(lines[2] == "10,1e-08,1,");
-  CHECK(lines[3] == "20,2e-08,1,2");
+  CHECK(lines[0] == "time_ns,time_s,time_utc,early,late");
+  CHECK(lines[1] == "0,0,1970-01-01T00:00:00Z,1,");
+  CHECK(lines[2] == "10,1e-08,1970-01-01T00:00:00.000000010Z,1,");
+  CHECK(lines[3] == "20,2e-08,1970-01-01T00:00:00.000000020Z,1,2");
 }
 
 TEST_CASE("metrics: the sampler is bounded and may die before or after its simulation") {
@@ -250,5 +252,5 @@ TEST_CASE("timeseries.csv separates labels with ';' so rows split on commas") {
   std::ostringstream csv;
   sampler.write_csv(csv);
   std::string header = csv.str().substr(0, csv.str().find('\n'));
-  CHECK(header == "time_ns,time_s,go.threads{dc=east;host=east/dataplane/0}");
+  CHECK(header == "time_ns,time_s,time_utc,go.threads{dc=east;host=east/dataplane/0}");
 }
