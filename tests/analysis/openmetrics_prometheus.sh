@@ -9,7 +9,8 @@
 #   gauge      its last value = summary.json's; max_over_time() over the run = the column's
 #              maximum in timeseries.csv (the April one: the east data plane's thread peak)
 #   histogram  NAME_count = summary.json's count; max_over_time(quantile="1") = its max
-#   April      the success-rate panel's PromQL per datacenter = the ratio from the CSV
+#   April      the success-rate panel's PromQL per datacenter = the ratio from the CSV, and
+#              every expression of docs/grafana/april-2026.json finds series
 # Missing tools or a Prometheus that does not start FAIL the test (they are build dependencies,
 # scripts/setup-debian.sh). Usage: openmetrics_prometheus.sh SKYSIM
 set -euo pipefail
@@ -55,6 +56,18 @@ export_run() {  # export_run NAME SCENARIO [--set ...]: run dir NAME/, NAME.om
   echo "$name: $written samples written, all imported"
 }
 export_run demo "$src/scenarios/demo.yaml"
+# A run directory the converter cannot write faithfully: one clear line, exit 2, nothing written.
+refused() {  # refused WHAT EXPECTED_TEXT: run the converter on ./broken
+  local rc=0
+  "$skysim" openmetrics broken --out broken.om > broken.txt 2>&1 || rc=$?
+  [[ $rc -eq 2 && $(wc -l < broken.txt) -eq 1 && ! -e broken.om ]] && grep -qF "$2" broken.txt ||
+    fail "converter on $1: want exit 2 and one line with '$2', got exit $rc: $(cat broken.txt)"
+}
+cp -r demo broken
+sed -i '1s/queue.length{host=east\/web\/0}/queue.lenght{host=east\/web\/0}/' broken/timeseries.csv
+refused "a column summary.json does not know" "column 'queue.lenght{host=east/web/0}' belongs to no series"
+cp demo/timeseries.csv broken/ && head -c 200 demo/summary.json > broken/summary.json
+refused "a truncated summary.json" "broken/summary.json:"
 # The April scenario cut to a 10-minute window that still has the batch client's load.
 export_run april "$src/scenarios/april-2026-outage.yaml" --set epoch=2026-04-06T08:00:00Z \
   --set duration=10m --set 'timeline=[]' --set sources.batch-service.start=2026-04-06T08:00:00Z \
@@ -204,5 +217,16 @@ for dc in east west; do
   close "$got" "$want" || mismatch "april $dc success rate $got, timeseries.csv $want"
   echo "april: $dc success rate $got"
 done
+# Every PromQL expression of the Grafana dashboard (Grafana itself is not packaged for Debian
+# 12, so its rendering is untested) must be valid and find series in the April window.
+scale=$(jq -r .scale april/summary.json)
+exprs=0
+while read -r expr; do
+  n=$(query "${expr//\$scale/$scale}" "$last_end" | jq length)
+  ((n > 0)) || mismatch "docs/grafana/april-2026.json: '$expr' finds no series"
+  exprs=$((exprs + 1))
+done < <(jq -r '.panels[].targets[].expr' "$src/docs/grafana/april-2026.json")
+((exprs > 0)) || fail "docs/grafana/april-2026.json has no PromQL expression"
+echo "april: the dashboard's $exprs expressions all find series"
 ((bad == 0)) || fail "$bad answers from Prometheus differ from the run's files"
 echo "all answers match"

@@ -33,7 +33,10 @@ TEST_CASE("bad command lines get one clear line and exit 2") {
                         Case{"run " + kDemo + " --until '15 ms'", "no spaces allowed"},
                         Case{"run " + kDemo + " --until -3s", "invalid"},
                         Case{"bench phold --lps 8 --init 1 --until -3s", "cannot be signed"},
-                        Case{"run /no/such/scenario.yaml", "cannot open"}}) {
+                        Case{"run /no/such/scenario.yaml", "cannot open"},
+                        Case{"openmetrics /no/such/run", "no such directory: /no/such/run"},
+                        Case{"openmetrics " + std::string(SKYSIM_SOURCE_DIR) + "/scenarios",
+                             "timeseries.csv is missing"}}) {
     Output o = run_skysim(c.args);
     INFO(c.args << " -> " << o.text);
     CHECK(o.status != 0);
