@@ -2,6 +2,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -52,6 +53,15 @@ double parse_number(std::string_view cell, const std::string& where) {
   return v;
 }
 
+std::int64_t parse_integer(std::string_view cell, const std::string& where) {
+  std::int64_t v = 0;
+  auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
+  if (cell.empty() || ec != std::errc() || end != cell.data() + cell.size()) {
+    throw std::invalid_argument(where + ": '" + std::string(cell) + "' is not an integer");
+  }
+  return v;
+}
+
 // "+3d08:00:00" / "+00:04:10": an offset from the epoch people can read next to the scenario.
 std::string offset_text(double s) {
   if (!std::isfinite(s)) {
@@ -85,6 +95,7 @@ TimeSeriesTable TimeSeriesTable::parse_csv(std::string_view text, std::string_vi
   bool header = true;
   std::size_t time_col = 0;
   std::vector<bool> time_cols;  // per header cell: a time column, not a series
+  bool has_time_ns = false;
   while (pos < text.size()) {
     auto nl = text.find('\n', pos);
     std::string_view line = text.substr(pos, nl == std::string_view::npos ? nl : nl - pos);
@@ -105,6 +116,7 @@ TimeSeriesTable TimeSeriesTable::parse_csv(std::string_view text, std::string_vi
         throw std::invalid_argument(at + ": no time_s column (not a skysim timeseries.csv?)");
       }
       time_col = static_cast<std::size_t>(it - cells.begin());
+      has_time_ns = time_col == 1 && cells[0] == "time_ns";
       for (std::size_t i = 0; i < cells.size(); ++i) {
         bool is_time = cells[i] == "time_s" || cells[i] == "time_ns" || cells[i] == "time_utc";
         time_cols.push_back(is_time);
@@ -123,6 +135,9 @@ TimeSeriesTable TimeSeriesTable::parse_csv(std::string_view text, std::string_vi
       throw std::invalid_argument(at + ": time goes backwards");
     }
     t.time_s.push_back(time);
+    if (has_time_ns) {
+      t.time_ns.push_back(parse_integer(cells[0], at));
+    }
     std::size_t c = 0;
     for (std::size_t i = 0; i < cells.size(); ++i) {
       if (time_cols[i]) continue;  // time_ns, time_s, time_utc

@@ -14,6 +14,7 @@
 //             after the trigger was removed".
 // Counters are cumulative in timeseries.csv; they are turned into per-second rates (difference
 // of consecutive rows over the interval) first, so a band means "the usual rate".
+#include <cstdint>
 #include <iosfwd>
 #include <optional>
 #include <set>
@@ -28,6 +29,9 @@ namespace skysim::analysis {
 // timeseries.csv, column by column; an empty cell (a series registered late) is nullopt.
 struct TimeSeriesTable {
   std::vector<double> time_s;
+  // The exact instants (simulated ns since the epoch), when the file has a time_ns column
+  // (every timeseries.csv skysim writes); empty otherwise.
+  std::vector<std::int64_t> time_ns;
   std::vector<std::string> columns;
   std::vector<std::vector<std::optional<double>>> values;  // [column][row]
 

@@ -10,6 +10,7 @@
 #include "app/build_info.hpp"
 #include "app/commands.hpp"
 #include "app/output_dir.hpp"
+#include "app/run_openmetrics.hpp"
 #include "scenarios/loader.hpp"
 #include "scenarios/runner.hpp"
 #include "scenarios/units.hpp"
@@ -26,6 +27,7 @@ struct RunArgs {
   std::string out;
   std::string trace;
   std::string until;
+  std::string openmetrics;
   bool quiet = false;
 };
 
@@ -110,6 +112,7 @@ void run_scenario(const RunArgs& a) {
   progress.finish();
   const BuildInfo& build = build_info();
   run.write_outputs(out, r, wall, {build.version, build.commit, build.build_type, a.until});
+  if (!a.openmetrics.empty()) write_run_openmetrics(run, a.openmetrics);
   if (tracer) tracer->write_file(a.trace);
   if (!a.quiet) std::fputs(run.summary_table(r, wall).c_str(), stdout);
   std::printf("fingerprint %s  outputs in %s/\n",
@@ -139,6 +142,8 @@ void register_run(CLI::App& app) {
   cmd->add_option("--out", a->out, "Output directory (default runs/<scenario>-<seed>/)");
   cmd->add_option("--trace", a->trace, "Write a Perfetto/Chrome trace-event JSON file");
   cmd->add_option("--until", a->until, "Stop early: a date or an offset like 90m");
+  cmd->add_option("--openmetrics", a->openmetrics,
+                  "Also write the time series as OpenMetrics text at simulated time to FILE");
   cmd->add_flag("--quiet", a->quiet, "No summary table, no progress line");
   cmd->callback([a] {
     try {

@@ -26,5 +26,6 @@ void register_report(CLI::App& app);
 void register_explain(CLI::App& app);
 void register_selftest(CLI::App& app);
 void register_fuzz(CLI::App& app);
+void register_openmetrics(CLI::App& app);
 
 }  // namespace skysim::app

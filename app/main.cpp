@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   skysim::app::register_explain(app);
   skysim::app::register_selftest(app);
   skysim::app::register_fuzz(app);
+  skysim::app::register_openmetrics(app);
   // CLI11 reports a mistyped subcommand as "a subcommand is required"; name it instead.
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;

@@ -15,6 +15,7 @@ packages=(
   clang libclang-rt-14-dev                       # libFuzzer harness for the scenario loader
   parallel                                       # multi-process sweeps (docs/distributed.md)
   chromium                                       # renders `skysim report` pages headless in tests
+  prometheus curl jq                             # OpenMetrics round trip: promtool import, queries
 )
 
 missing=()

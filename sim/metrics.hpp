@@ -163,6 +163,10 @@ class TimeSeriesSampler {
   bool truncated() const { return truncated_; }
   const std::vector<std::string>& columns() const { return columns_; }  // registration order
   const std::vector<Sample>& samples() const { return samples_; }
+  // Row r was taken at row_times()[r]; its values are samples()[row_starts()[r]] up to the
+  // next row's start. Two rows may share an instant (the last tick and a final sample_now).
+  const std::vector<Time>& row_times() const { return row_times_; }
+  const std::vector<std::size_t>& row_starts() const { return row_first_; }
   // Values of one column by name, as (time, value) pairs; empty if the column is unknown.
   std::vector<std::pair<Time, double>> column(std::string_view name) const;
 

@@ -51,7 +51,10 @@ TEST_CASE("bad command lines get one clear line and exit 2") {
                         Case{"run " + std::string(SKYSIM_SOURCE_DIR) +
                                  "/scenarios/april-2026-outage.yaml --set "
                                  "datacenters.east.services.dataplane.params.backfill_clients=batch-servce",
-                             "no source has client 'batch-servce'; did you mean 'batch-service'?"}}) {
+                             "no source has client 'batch-servce'; did you mean 'batch-service'?"},
+                        Case{"openmetrics /no/such/run", "no such directory: /no/such/run"},
+                        Case{"openmetrics " + std::string(SKYSIM_SOURCE_DIR) + "/scenarios",
+                             "timeseries.csv is missing"}}) {
     Output o = run_skysim(c.args);
     INFO(c.args << " -> " << o.text);
     CHECK(o.status != 0);
