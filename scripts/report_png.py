@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Checks of a `skysim report` page as headless Chromium rendered it (report_render.sh).
+"""Screenshots of a `skysim report` page rendered by headless Chromium, and their checks.
+Used by scripts/report-screenshots.sh (probe, height, crop) and the ctest
+analysis/report_render_april (tests/analysis/report_render.sh: check).
 
   probe REPORT.html PROBE.html   copy the page with a script that writes, on each panel, where
-                                 its chart landed (data-rect)
+                                 its chart (data-rect) and the whole panel (data-figure) landed
   height DOM.html                print how tall a screenshot must be to hold every panel
+  crop DOM.html SHOT.png DIR     one PNG per panel: DIR/KIND-FIRST_SERIES.png
   check DOM.html SHOT.png EXPLAIN.txt KIND CHANGE_AT
       (b) every panel `skysim explain KIND` declares is in the DOM, with its series as paths
           holding points, and the timeline change at CHANGE_AT seconds marked on it;
@@ -21,6 +24,9 @@ for (const f of document.querySelectorAll('figure.panel')) {
   const r = f.querySelector('svg.chart').getBoundingClientRect();
   f.setAttribute('data-rect', [r.left + scrollX, r.top + scrollY, r.width, r.height]
                                  .map(Math.round).join(','));
+  const g = f.getBoundingClientRect();
+  f.setAttribute('data-figure', [g.left + scrollX, g.top + scrollY, g.width, g.height]
+                                   .map(Math.round).join(','));
 }
 </script>
 """
@@ -98,6 +104,31 @@ class Dom(html.parser.HTMLParser):
             self.panels[-1]["changes"].append(a.get("data-at"))
         elif tag == "g" and a.get("class") == "phase":
             self.panels[-1]["phases"] += 1
+
+
+def encode_png(path, rows, bpp):
+    """Rows of pixels as a PNG (filter 0 on every row; zlib does the rest)."""
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xffffffff)
+    header = struct.pack(">IIBBBBB", len(rows[0]) // bpp, len(rows), 8, 2 if bpp == 3 else 6, 0, 0, 0)
+    raw = b"".join(b"\x00" + bytes(r) for r in rows)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+
+
+def crop(dom_path, png_path, out_dir):
+    import os
+    w, h, bpp, rows = decode_png(png_path)
+    os.makedirs(out_dir, exist_ok=True)
+    for p in parse_dom(dom_path).panels:
+        box = p["attrs"].get("data-figure")
+        if not box or not p["paths"]:
+            continue
+        x0, y0, bw, bh = [int(v) for v in box.split(",")]
+        x1, y1 = min(w, x0 + bw), min(h, y0 + bh)
+        name = "%s-%s.png" % (p["attrs"].get("data-kind") or "series", metric_of(p["paths"][0]["data-series"]).replace(":", "-"))
+        encode_png(os.path.join(out_dir, name), [r[x0 * bpp:x1 * bpp] for r in rows[y0:y1]], bpp)
+        print(os.path.join(out_dir, name))
 
 
 def parse_dom(path):
@@ -185,6 +216,8 @@ def main(argv):
         if not bottoms:
             fail(argv[2] + ": the probe recorded no panel")
         print(max(bottoms) + 20)
+    elif argv[1:2] == ["crop"] and len(argv) == 5:
+        crop(*argv[2:5])
     elif argv[1:2] == ["check"] and len(argv) == 7:
         check(*argv[2:7])
     else:
