@@ -1,5 +1,6 @@
 #include "app/report_inputs.hpp"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 
@@ -32,15 +33,34 @@ std::string entry_text(const YAML::Node& e) {
   return text.empty() ? "timeline entry" : text;
 }
 
+// The timeline's entries and the faults (a fault with a duration also where it heals), by time.
 std::vector<analysis::ChartMarker> changes(const scenarios::Scenario& s) {
   std::vector<analysis::ChartMarker> out;
+  auto seconds = [&s](const YAML::Node& at) {
+    auto t = scenarios::parse_date_or_offset(at.as<std::string>(), s.epoch_unix_ns);
+    return static_cast<double>(t - s.epoch_unix_ns) / 1e9;
+  };
   const YAML::Node timeline = s.document["timeline"];
-  if (!timeline || !timeline.IsSequence()) return out;
-  for (const auto& e : timeline) {
-    if (!e["at"]) continue;
-    auto at = scenarios::parse_date_or_offset(e["at"].as<std::string>(), s.epoch_unix_ns);
-    out.push_back({static_cast<double>(at - s.epoch_unix_ns) / 1e9, "", entry_text(e)});
+  for (std::size_t i = 0; timeline && timeline.IsSequence() && i < timeline.size(); ++i) {
+    if (timeline[i]["at"]) out.push_back({seconds(timeline[i]["at"]), "", entry_text(timeline[i])});
   }
+  const YAML::Node faults = s.document["faults"];
+  for (std::size_t i = 0; faults && faults.IsSequence() && i < faults.size(); ++i) {
+    const YAML::Node f = faults[i];
+    if (!f["at"] || !f["type"] || !f["target"]) continue;
+    std::string what = f["type"].as<std::string>() + " " + f["target"].as<std::string>();
+    double at = seconds(f["at"]);
+    if (!f["duration"]) {
+      out.push_back({at, "", "fault: " + what});
+      continue;
+    }
+    std::string d = f["duration"].as<std::string>();
+    out.push_back({at, "", "fault: " + what + " for " + d});
+    out.push_back({at + static_cast<double>(scenarios::parse_duration(d)) / 1e9, "",
+                   "healed: " + what + " after " + d});
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.time_s < b.time_s; });
   return out;
 }
 
