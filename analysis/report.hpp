@@ -1,6 +1,7 @@
 #pragma once
 // `skysim report DIR`: one self-contained HTML page for a run directory (summary.json,
-// timeseries.csv) or a compare directory (compare.json, plots/). Inline CSS, plots inlined as
+// timeseries.csv: the panels its service kinds declare, drawn by svg_chart, then tables) or a
+// compare directory (compare.json, plots/). Inline CSS, plots inlined as
 // SVG, no external URL anywhere — it opens offline, from a mail attachment or a CI artifact.
 #include <optional>
 #include <string>
