@@ -230,38 +230,4 @@ std::vector<std::string> plot_series(const Comparison& c, const std::vector<RunR
   return written;
 }
 
-std::vector<std::string> plot_run_series(const TimeSeries& ts, const std::string& dir,
-                                         std::size_t limit) {
-  fs::create_directories(dir);
-  std::vector<std::string> written;
-  if (ts.rows.empty() || ts.columns.size() < 2) {
-    return written;
-  }
-  std::string data;
-  for (const auto& row : ts.rows) {
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      data += (i ? " " : "") + gp_number(row[i]);
-    }
-    data += "\n";
-  }
-  std::string data_path = (fs::path(dir) / "timeseries.dat").string();
-  write_file_text(data_path, data);
-  std::string script = kTerminal;
-  auto x = static_cast<std::size_t>(ts.time_column());
-  for (std::size_t col = x + 1; col < ts.columns.size() && written.size() < limit; ++col) {
-    if (ts.columns[col] == "time_utc") continue;  // the date of each row, not a series
-    std::string base = (fs::path(dir) / ("series-" + safe_name(ts.columns[col]))).string();
-    script += "set output " + gp_quote(base + ".svg") + "\nset title " +
-              gp_quote(ts.columns[col]) + "\nset xlabel " + gp_quote(ts.columns[x]) +
-              "\nplot " + gp_quote(data_path) + " using " + std::to_string(x + 1) + ":" +
-              std::to_string(col + 1) +
-              " with lines lw 2 lc rgb '#1f77b4' notitle\n";
-    written.push_back(base + ".svg");
-  }
-  std::string script_path = (fs::path(dir) / "run-series.gp").string();
-  write_file_text(script_path, script + "unset output\n");
-  run_gnuplot(script_path);
-  return written;
-}
-
 }  // namespace skysim::analysis

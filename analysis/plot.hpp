@@ -34,8 +34,4 @@ std::vector<std::string> plot_series(const Comparison& c, const std::vector<RunR
                                      const std::vector<std::string>& names,
                                      const std::string& dir, std::ostream& warn);
 
-// Every numeric column of one run's time series, one plot each (at most `limit`).
-std::vector<std::string> plot_run_series(const TimeSeries& ts, const std::string& dir,
-                                         std::size_t limit);
-
 }  // namespace skysim::analysis

@@ -9,6 +9,7 @@
 
 #include "analysis/json.hpp"
 #include "analysis/plot.hpp"
+#include "analysis/run_report_body.hpp"
 #include "analysis/sweep_runner.hpp"
 
 namespace skysim::analysis {
@@ -28,6 +29,26 @@ td.differs { color: #b00020; font-weight: bold; }
 .plot { margin: 1em 0; } .plot svg { max-width: 100%; height: auto; }
 .fail { background: #fff0f0; padding: .5em 1em; border-left: 4px solid #b00020; }
 code { background: #f4f4f4; padding: 0 .2em; }
+p.glance span { display: inline-block; margin: 0 1.2em .2em 0; } p.glance span.differs { color: #b00020; }
+p.key { color: #444; font-size: .9em; }
+table.text td, table.text th { text-align: left; vertical-align: top; }
+table.metrics td:nth-child(2) { text-align: left; color: #555; }
+figure.panel { margin: 1.2em 0; border: 1px solid #e4e4e4; padding: .4em .6em; }
+figure.panel figcaption { font-weight: 600; margin-bottom: .2em; }
+svg.chart { width: 100%; height: auto; display: block; font: 11px system-ui, sans-serif; }
+svg.chart .frame { fill: #fff; stroke: #999; }
+svg.chart .grid { stroke: #ececec; }
+svg.chart .ytick { text-anchor: end; fill: #444; } svg.chart .xtick { text-anchor: middle; fill: #444; }
+svg.chart .xtick.day { font-weight: 600; }
+svg.chart .axis { fill: #222; font-weight: 600; text-anchor: middle; }
+svg.chart text.axis:first-of-type { text-anchor: end; }
+svg.chart path.series { fill: none; stroke-width: 1.6; stroke-linejoin: round; }
+svg.chart line.limit { stroke: #b00020; stroke-dasharray: 6 4; } svg.chart text.limit { fill: #b00020; }
+svg.chart .change line { stroke: #333; stroke-dasharray: 3 3; } svg.chart .change text { fill: #111; font-weight: 600; }
+svg.chart .phase path { fill: #d62728; } svg.chart .phase text { fill: #d62728; text-anchor: middle; font-weight: 600; }
+.legend span { margin-right: 1.2em; white-space: nowrap; font-size: .9em; }
+.legend i { display: inline-block; width: 1.4em; height: .25em; vertical-align: middle; margin-right: .3em; }
+.legend i.limit { border-top: 2px dashed #b00020; height: 0; }
 </style>
 )";
 
@@ -134,69 +155,6 @@ std::string compare_body(const Json& c, const fs::path& dir) {
   return body + plots_section(svgs_in(dir / "plots"));
 }
 
-std::string scalar_text(const Json& j) {
-  if (j.is_string()) {
-    return j.as_string();
-  }
-  if (j.is_number()) {
-    return format_double(j.as_number());
-  }
-  if (j.is_bool()) {
-    return j.as_bool() ? "true" : "false";
-  }
-  return j.dump();
-}
-
-// Rows "key | value" for every leaf under `j`, nested keys joined with dots.
-void leaf_rows(const Json& j, const std::string& prefix, std::string& rows) {
-  if (j.is_object()) {
-    for (const auto& [k, v] : j.as_object()) {
-      leaf_rows(v, prefix.empty() ? k : prefix + "." + k, rows);
-    }
-    return;
-  }
-  rows += "<tr><td>" + html_escape(prefix) + "</td><td>" + html_escape(scalar_text(j)) +
-          "</td></tr>\n";
-}
-
-std::string run_body(const Json& s, const fs::path& dir) {
-  std::string body = "<h2>Run</h2>\n<table>\n";
-  for (const auto& [k, v] : s.as_object()) {
-    if (!v.is_object() && !v.is_array()) {
-      body += "<tr><th>" + html_escape(k) + "</th><td>" + html_escape(scalar_text(v)) +
-              "</td></tr>\n";
-    }
-  }
-  body += "</table>\n";
-  for (const auto& [k, v] : s.as_object()) {
-    if (v.is_object()) {
-      std::string rows;
-      leaf_rows(v, "", rows);
-      body += "<h2>" + html_escape(k) + "</h2>\n<table>\n" + rows + "</table>\n";
-    } else if (v.is_array()) {
-      body += "<h2>" + html_escape(k) + "</h2>\n<table>\n";
-      for (const auto& item : v.as_array()) {
-        std::string rows;
-        leaf_rows(item, "", rows);
-        body += rows.empty() ? "" : rows + "<tr><td colspan=\"2\"></td></tr>\n";
-      }
-      body += "</table>\n";
-    }
-  }
-  std::vector<fs::path> svgs;
-  fs::path ts = dir / "timeseries.csv";
-  if (fs::exists(ts) && !find_program("gnuplot").empty()) {
-    // assumption: 16 plots keep the page readable; every column stays in timeseries.csv.
-    for (const auto& p : plot_run_series(read_timeseries(ts.string()),
-                                         (dir / "plots").string(), 16)) {
-      svgs.emplace_back(p);
-    }
-  } else {
-    svgs = svgs_in(dir / "plots");
-  }
-  return body + plots_section(svgs);
-}
-
 }  // namespace
 
 std::string html_escape(const std::string& s) {
@@ -229,7 +187,7 @@ std::string inline_svg(const std::string& svg_text) {
   return svg;
 }
 
-std::string write_report(const std::string& dir_text) {
+std::string write_report(const std::string& dir_text, const RunReportInputs& run) {
   fs::path dir(dir_text);
   std::string html;
   if (fs::exists(dir / "compare.json")) {
@@ -242,7 +200,7 @@ std::string write_report(const std::string& dir_text) {
     if (const Json* sc = s.find("scenario"); sc != nullptr && sc->is_string()) {
       name = sc->as_string();
     }
-    html = page("skysim run: " + name, run_body(s, dir));
+    html = page("skysim run: " + name, run_body(s, dir, run));
   } else {
     throw std::invalid_argument("report: " + dir_text +
                                 " holds neither compare.json (a compare directory) nor "

@@ -1,4 +1,5 @@
-// skysim report DIR: one self-contained HTML page for a run or compare directory.
+// skysim report DIR: one self-contained HTML page for a run or compare directory; for a run, the
+// panels its service kinds declare (app/report_inputs.hpp).
 // skysim report --metastability RUN_DIR [--trigger-end DATE [--trigger-start DATE]]: did each
 // metric return to its pre-trigger band after the trigger was removed (analysis/metastability)?
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include "analysis/sweep_runner.hpp"
 #include "app/commands.hpp"
 #include "app/metastability_triggers.hpp"
+#include "app/report_inputs.hpp"
 #include "scenarios/loader.hpp"
 #include "scenarios/model_registry.hpp"
 #include "scenarios/units.hpp"
@@ -133,7 +135,15 @@ void register_report(CLI::App& app) {
       throw UsageError("report: --trigger-end/--trigger-start need --metastability");
     }
     try {
-      std::printf("%s\n", analysis::write_report(a->dir).c_str());
+      namespace fs = std::filesystem;
+      fs::path dir(a->dir);
+      analysis::RunReportInputs run;
+      if (!fs::exists(dir / "compare.json") && fs::exists(dir / "summary.json")) {
+        run = run_report_inputs(
+            dir, analysis::Json::parse(analysis::read_file_text((dir / "summary.json").string())),
+            scenarios::builtin_registry());
+      }
+      std::printf("%s\n", analysis::write_report(a->dir, run).c_str());
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }

@@ -42,6 +42,31 @@ std::string explain_kinds(const Registry& r) {
   return out;
 }
 
+const char* how_of(sim::PanelHow h) {
+  switch (h) {
+    case sim::PanelHow::kLevel: return "level";
+    case sim::PanelHow::kRate: return "rate per second";
+    case sim::PanelHow::kSharePercent: return "share of the first in %";
+  }
+  return "?";
+}
+
+// The kind's panels of `skysim report`, one line each: title | series | unit | how.
+std::string panels_of(const ServiceKind& k, bool markdown) {
+  if (!k.report_panels) return "";
+  std::string out = markdown ? "Report panels (`skysim report RUN_DIR`):\n\n| panel | series | unit | "
+                               "drawn as |\n|---|---|---|---|\n"
+                             : "\nreport panels (skysim report RUN_DIR): title | series | unit | drawn as\n";
+  for (const auto& p : k.report_panels({})) {
+    std::string series;
+    for (const auto& n : p.series) series += (series.empty() ? "" : ", ") + n;
+    std::string how = std::string(how_of(p.how)) + (p.log_y ? ", log scale" : "");
+    out += markdown ? "| " + md_escape(p.title) + " | `" + series + "` | " + p.unit + " | " + how + " |\n"
+                    : "  " + p.title + " | " + series + " | " + p.unit + " | " + how + "\n";
+  }
+  return out + (markdown ? "\n" : "");
+}
+
 std::string explain_kind(const ServiceKind& k, bool markdown) {
   std::string out;
   std::string endpoints;
@@ -57,7 +82,7 @@ std::string explain_kind(const ServiceKind& k, bool markdown) {
              md_escape(range_of(p)) + " | " + (p.settable ? "yes" : "no") + " | " +
              md_escape(p.doc) + " |\n";
     }
-    return out + "\n";
+    return out + "\n" + panels_of(k, true);
   }
   out +=
       k.name + ": " + k.doc + "\nendpoints: " + (endpoints.empty() ? "none" : endpoints) + "\n\n";
@@ -72,7 +97,7 @@ std::string explain_kind(const ServiceKind& k, bool markdown) {
                   range_of(p).c_str(), doc.c_str());
     out += line;
   }
-  return out;
+  return out + panels_of(k, false);
 }
 
 std::string reference_markdown(const Registry& r) {

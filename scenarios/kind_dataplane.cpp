@@ -410,6 +410,77 @@ class DataPlaneInstance final : public Instance {
   std::string datacenter_;
 };
 
+// A limit line per distinct value; labelled with the host when the hosts differ.
+std::vector<sim::PanelLimit> limit_lines(const std::vector<HostContext>& hosts,
+                                         const std::string& what,
+                                         double (*value)(const DataPlaneConfig&)) {
+  std::vector<std::pair<double, std::string>> seen;
+  for (const auto& h : hosts) {
+    double v = value(config_from(h));
+    if (v <= 0) continue;  // 0 = no limit configured
+    auto same = std::find_if(seen.begin(), seen.end(), [v](const auto& e) { return e.first == v; });
+    if (same == seen.end()) seen.emplace_back(v, h.path());
+  }
+  std::vector<sim::PanelLimit> out;
+  for (const auto& [v, host] : seen) {
+    out.push_back({seen.size() > 1 ? what + " (" + host + ")" : what, v});
+  }
+  return out;
+}
+
+// The on-call view of the April 2026 outage (docs/april-2026.md): the series the post-mortem
+// talks about, each against the limit it ran into. Limits are the hosts' configuration at the
+// start of the run (a timeline change of them is not drawn).
+std::vector<sim::ReportPanel> dataplane_panels(const std::vector<HostContext>& hosts) {
+  using sim::PanelHow;
+  auto threads = sim::ReportPanel{
+      .title = "OS threads of the Go process (Ms + sysmon), simulated size (not scaled)",
+      .series = {"go.threads"},
+      .unit = "threads",
+      .log_y = true,
+      .limits = limit_lines(hosts, "max_threads", [](const DataPlaneConfig& c) {
+        return static_cast<double>(c.go.max_threads);
+      })};
+  auto time_wait = sim::ReportPanel{
+      .title = "TCP sockets in TIME_WAIT against the ephemeral port range (simulated size)",
+      .series = {"tcp.time_wait"},
+      .unit = "sockets",
+      .limits = limit_lines(hosts, "port range", [](const DataPlaneConfig& c) {
+        return static_cast<double>(c.net.port_hi - c.net.port_lo + 1);
+      })};
+  auto success = sim::ReportPanel{
+      .title = "User requests answered within the deadline, per datacenter and interval",
+      .series = {"user.requests.good", "user.requests.bad"},
+      .unit = "success (%)",
+      .how = PanelHow::kSharePercent};
+  auto gomemlimit = limit_lines(hosts, "GOMEMLIMIT", [](const DataPlaneConfig& c) {
+    return static_cast<double>(c.go.gomemlimit_bytes);
+  });
+  auto container = limit_lines(hosts, "container limit", [](const DataPlaneConfig& c) {
+    return static_cast<double>(c.go.container_memory_limit_bytes);
+  });
+  gomemlimit.insert(gomemlimit.end(), container.begin(), container.end());
+  auto memory = sim::ReportPanel{.title = "Process RSS against its memory limits (simulated size)",
+                                 .series = {"go.rss_bytes"},
+                                 .unit = "MiB",
+                                 .divide_by = 1024.0 * 1024.0,
+                                 .limits = std::move(gomemlimit)};
+  auto gc = sim::ReportPanel{.title = "Last GC stop-the-world pause",
+                             .series = {"go.stw_last_ns"},
+                             .unit = "µs",
+                             .divide_by = 1000,
+                             .log_y = true};
+  auto errors = sim::ReportPanel{
+      .title = "Error log lines written and memcached bind errors",
+      .series = {"log.lines_written", "memcached.bind_errors"},
+      .unit = "per second",
+      .how = PanelHow::kRate};
+  auto deaths = sim::ReportPanel{.title = "OOM kills and crashes of the process (cumulative)",
+                                 .series = {"go.oom_kills", "go.crashes"},
+                                 .unit = "count"};
+  return {threads, time_wait, success, memory, gc, errors, deaths};
+}
+
 }  // namespace
 
 ServiceKind dataplane_kind() {
@@ -421,7 +492,8 @@ ServiceKind dataplane_kind() {
       .endpoints = {"GetPostRecord", "GetActorProfile", "GetThread"},
       .build = [](World& w, const HostContext& ctx) -> std::unique_ptr<Instance> {
         return std::make_unique<DataPlaneInstance>(w, ctx);
-      }};
+      },
+      .report_panels = dataplane_panels};
 }
 
 }  // namespace skysim::scenarios

@@ -298,6 +298,24 @@ void register_fanout(Registry& r) {
       .endpoints = {"post", "read"},
       .build = [](World& w, const HostContext& ctx) -> std::unique_ptr<Instance> {
         return std::make_unique<FanoutInstance>(w, ctx);
+      },
+      // What fan-out costs readers and writers, and what lossy fan-out leaves undelivered.
+      .report_panels = [](const std::vector<HostContext>&) {
+        return std::vector<sim::ReportPanel>{
+            {.title = "Timeline read latency, 99th percentile of the interval",
+             .series = {"fanout.read_latency:p99"},
+             .unit = "ms",
+             .divide_by = 1e6},
+            {.title = "Post fan-out duration, 99th percentile of the interval",
+             .series = {"fanout.post_duration:p99"},
+             .unit = "ms",
+             .divide_by = 1e6},
+            {.title = "Hot shards (max and mean over the window)",
+             .series = {"fanout.hot_shards_max", "fanout.hot_shards_mean"},
+             .unit = "shards"},
+            {.title = "Share of timeline writes delivered (all users, worst user)",
+             .series = {"fanout.delivered_fraction", "fanout.worst_user_delivered_fraction"},
+             .unit = "fraction"}};
       }});
 }
 

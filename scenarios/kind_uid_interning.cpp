@@ -191,6 +191,17 @@ void register_uid_interning(Registry& r) {
                     .endpoints = {"intern"},
                     .build = [](World& w, const HostContext& ctx) -> std::unique_ptr<Instance> {
                       return std::make_unique<UidInterningHost>(w, ctx);
+                    },
+                    // Contention is the story of §6: latency, conflicts and the retries they cost.
+                    .report_panels = [](const std::vector<HostContext>&) {
+                      return std::vector<sim::ReportPanel>{
+                          {.title = "Intern latency, 99th percentile of the interval",
+                           .series = {"uid.intern_latency_ns:p99"},
+                           .unit = "ms",
+                           .divide_by = 1e6},
+                          {.title = "Conflicts per commit attempt and retries per request, since the start",
+                           .series = {"uid.conflict_rate", "uid.retries_per_request"},
+                           .unit = "ratio"}};
                     }});
 }
 

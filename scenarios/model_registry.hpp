@@ -52,6 +52,7 @@
 
 #include "sim/metrics.hpp"
 #include "sim/params.hpp"
+#include "sim/report_panel.hpp"
 #include "sim/simulation.hpp"
 #include "sim/time.hpp"
 
@@ -159,6 +160,10 @@ struct ServiceKind {
   std::vector<sim::ParamSpec> params;
   std::vector<std::string> endpoints;
   Factory build;
+  // What `skysim report` draws for this kind, given the hosts a run built of it (their
+  // configuration fills in the limits; no hosts = the panels without limits). Empty = the
+  // report falls back to one panel per sampled metric.
+  std::function<std::vector<sim::ReportPanel>(const std::vector<HostContext>&)> report_panels = {};
 
   const sim::ParamSpec* param(std::string_view n) const {
     for (const auto& p : params) {

@@ -480,6 +480,21 @@ ServiceKind queue_server_kind() {
   k.build = [](World& w, const HostContext& ctx) -> std::unique_ptr<Instance> {
     return std::make_unique<QueueServer>(w, ctx);
   };
+  // The queue's own view: how long it is, what flows through it, how long requests wait.
+  k.report_panels = [](const std::vector<HostContext>&) {
+    return std::vector<sim::ReportPanel>{
+        {.title = "Queue length and busy workers",
+         .series = {"queue.length", "queue.busy_workers"},
+         .unit = "requests"},
+        {.title = "Arrivals, served, rejected and dropped requests",
+         .series = {"queue.arrivals", "queue.served", "queue.rejected", "queue.dropped"},
+         .unit = "per second",
+         .how = sim::PanelHow::kRate},
+        {.title = "Queue wait, 99th percentile of the interval",
+         .series = {"queue.wait_ns:p99"},
+         .unit = "ms",
+         .divide_by = 1e6}};
+  };
   return k;
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Set up, build, and run the main job: the April 2026 outage replay, then its plots and report.
-# Extra arguments go to `skysim run` (e.g. --set ... --out DIR); the plots follow --out.
+# Set up, build, and run the main job: the April 2026 outage replay, then its report (one HTML
+# page with the dataplane kind's panels) and screenshots of it (report.png, panels/*.png).
+# Extra arguments go to `skysim run` (e.g. --set ... --out DIR); the report follows --out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-debian.sh
@@ -15,5 +16,5 @@ for ((i = 0; i < ${#args[@]}; i++)); do
   esac
 done
 ./build/default/app/skysim run scenarios/april-2026-outage.yaml "$@"
-bash scripts/april-plots.sh "$out" "$out/plots"
 ./build/default/app/skysim report "$out"
+bash scripts/report-screenshots.sh "$out"
