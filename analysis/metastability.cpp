@@ -9,6 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "analysis/csv_header.hpp"
+
 namespace skysim::analysis {
 
 namespace {
@@ -24,23 +26,6 @@ std::vector<std::string_view> split_commas(std::string_view line) {
     }
     from = comma + 1;
   }
-}
-
-// The header names series by key, "name{k1=v1,k2=v2}": commas inside braces are part of the
-// name (older files), and newer files write them as ';' so that rows split on commas; both
-// read back as the key summary.json uses.
-std::vector<std::string> split_header(std::string_view line) {
-  std::vector<std::string> out(1);
-  int depth = 0;
-  for (char c : line) {
-    if (c == ',' && depth == 0) {
-      out.emplace_back();
-      continue;
-    }
-    depth += c == '{' ? 1 : c == '}' ? -1 : 0;
-    out.back() += depth > 0 && c == ';' ? ',' : c;
-  }
-  return out;
 }
 
 double parse_number(std::string_view cell, const std::string& where) {
@@ -110,7 +95,7 @@ TimeSeriesTable TimeSeriesTable::parse_csv(std::string_view text, std::string_vi
     std::string at = where + ":" + std::to_string(lineno);
     if (header) {
       header = false;
-      auto cells = split_header(line);
+      auto cells = split_csv_header(line);
       auto it = std::find(cells.begin(), cells.end(), "time_s");
       if (it == cells.end()) {
         throw std::invalid_argument(at + ": no time_s column (not a skysim timeseries.csv?)");

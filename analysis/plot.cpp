@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "analysis/csv_header.hpp"
 #include "analysis/sweep_runner.hpp"
 #include "analysis/worker_pool.hpp"
 
@@ -127,11 +128,8 @@ TimeSeries read_timeseries(const std::string& path) {
   if (!std::getline(in, line)) {
     throw std::runtime_error(path + ": empty time series (no header)");
   }
-  std::stringstream header(line);
+  ts.columns = split_csv_header(line);
   std::string cell;
-  while (std::getline(header, cell, ',')) {
-    ts.columns.push_back(cell);
-  }
   int lineno = 1;
   while (std::getline(in, line)) {
     ++lineno;

@@ -72,7 +72,7 @@ ColumnName parse_column(const std::string& column) {
   std::string inside = column.substr(open + 1, close - open - 1);
   std::size_t start = 0;
   while (start <= inside.size() && !inside.empty()) {
-    auto end = inside.find(';', start);
+    auto end = inside.find_first_of(",;", start);  // ';' in files before the quoted header
     if (end == std::string::npos) end = inside.size();
     std::string kv = inside.substr(start, end - start);
     auto eq = kv.find('=');

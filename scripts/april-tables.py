@@ -53,7 +53,7 @@ def main():
         return [float(r[i]) if r[i] else 0.0 for r in rows]
 
     t = column("time_s")
-    east = "{dc=east;host=east/dataplane/0}"
+    east = "{dc=east,host=east/dataplane/0}"
 
     def window(values, a, b):
         return [v for ts, v in zip(t, values) if a <= ts < b]

@@ -138,7 +138,7 @@ def parse_dom(path):
 
 
 def metric_of(column):
-    """go.threads{dc=east;host=...} -> go.threads; q.wait_ns{host=h}:p99 -> q.wait_ns:p99"""
+    """go.threads{dc=east,host=...} -> go.threads; q.wait_ns{host=h}:p99 -> q.wait_ns:p99"""
     if "{" in column and "}" in column:
         return column[:column.index("{")] + column[column.index("}") + 1:]
     return column

@@ -16,6 +16,7 @@ packages=(
   parallel                                       # multi-process sweeps (docs/distributed.md)
   chromium                                       # renders `skysim report` pages headless in tests
   prometheus curl jq                             # OpenMetrics round trip: promtool import, queries
+  python3                                        # test helpers that read CSV and PNG (report, OpenMetrics)
 )
 
 missing=()

@@ -343,15 +343,20 @@ void TimeSeriesSampler::write_csv(std::ostream& out) const {
   std::vector<std::size_t> position(columns_.size());
   for (std::size_t p = 0; p < order.size(); ++p) position[order[p]] = p;
 
-  // Series keys separate labels with ',' ("name{dc=east,host=h1}"); in the CSV header they are
-  // separated with ';' so every reader can split a row on commas without quoting rules.
-  // time_ns and time_s count from the scenario's epoch; time_utc is the same instant as a date,
-  // for readers that plot or join on wall-calendar time.
+  // A column is named by its series key exactly as summary.json, --metric and the report name it
+  // ("name{dc=east,host=h1}"): a key with a comma is quoted as RFC 4180 says, so CSV readers keep
+  // it whole. Rows hold only numbers, never quoted. time_ns and time_s count from the scenario's
+  // epoch; time_utc is the same instant as a date, for readers that plot or join on calendar time.
   out << "time_ns,time_s,time_utc";
   for (std::uint32_t id : order) {
-    std::string name = columns_[id];
-    std::replace(name.begin(), name.end(), ',', ';');
-    out << ',' << name;
+    const std::string& name = columns_[id];
+    if (name.find_first_of(",\"") == std::string::npos) {
+      out << ',' << name;
+      continue;
+    }
+    out << ",\"";
+    for (char c : name) out << (c == '"' ? "\"\"" : std::string(1, c));
+    out << '"';
   }
   out << '\n';
 

@@ -134,12 +134,25 @@ close() {  # close A B: equal within 1e-12 relative
      (($x - $y) | fabs) <= 1e-12 * ([($x | fabs), ($y | fabs), 1e-300] | max)') == true ]]
 }
 csv_stats() {  # csv_stats RUN KEY: "first last max" of the column, first "-" if it starts empty
-  awk -F, -v col="${2//,/;}" '
-    NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; if (!c) exit 1; next }
-    $c == "" { if (NR == 2) empty = 1; next }
-    { v = $c + 0; if (!seen || v > max) max = v; if (!seen) first = v; seen = 1; last = v }
-    END { if (!c) exit 1; if (empty) printf "- "; else printf "%.17g ", first;
-          printf "%.17g %.17g\n", last, max }' "$1/timeseries.csv"
+  # The header quotes keys that hold a comma (RFC 4180): read it with a real CSV reader.
+  python3 - "$1/timeseries.csv" "$2" <<'PY'
+import csv, sys
+rows = csv.reader(open(sys.argv[1], newline=""))
+header = next(rows)
+if sys.argv[2] not in header:
+    sys.exit(1)
+c = header.index(sys.argv[2])
+values, empty_first = [], False
+for n, row in enumerate(rows):
+    if row[c] == "":
+        empty_first = empty_first or n == 0
+        continue
+    values.append(float(row[c]))
+if not values:
+    sys.exit(1)
+first = "-" if empty_first else "%.17g" % values[0]
+print(first, "%.17g" % values[-1], "%.17g" % max(values))
+PY
 }
 bad=0
 mismatch() {

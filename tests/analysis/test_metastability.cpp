@@ -141,8 +141,12 @@ TEST_CASE("metastability: empty cells (late series) and counters from summary.js
 }
 
 TEST_CASE("metastability: series keys in the header keep their labels") {
-  for (const char* header : {"time_ns,time_s,r{a=1,b=2},q\n", "time_ns,time_s,r{a=1;b=2},q\n"}) {
-    auto t = TimeSeriesTable::parse_csv(std::string(header) + "0,0,1,2\n", "x.csv");
+  // Quoted as written now (RFC 4180), bare, and with the ';' of older files: one name.
+  for (const char* header : {"time_ns,time_s,\"r{a=1,b=2}\",q\n", "time_ns,time_s,r{a=1,b=2},q\n",
+                             "time_ns,time_s,r{a=1;b=2},q\n", "time_ns,time_s,time_utc,\"r{a=1,b=2}\",q\n"}) {
+    bool utc = std::string(header).find("time_utc") != std::string::npos;
+    auto t = TimeSeriesTable::parse_csv(
+        std::string(header) + (utc ? "0,0,1970-01-01T00:00:00Z,1,2\n" : "0,0,1,2\n"), "x.csv");
     REQUIRE(t.columns == std::vector<std::string>{"r{a=1,b=2}", "q"});
     CHECK(*t.values[1][0] == 2);
   }

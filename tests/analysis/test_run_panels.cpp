@@ -16,7 +16,7 @@ TimeSeries counters() {
   TimeSeries ts;
   ts.columns = {"time_s", "user.requests.good{dc=east}", "user.requests.bad{dc=east}",
                 "user.requests.good{dc=west}", "user.requests.bad{dc=west}",
-                "go.threads{dc=east;host=east/dataplane/0}", "q.wait_ns{host=h}:p99"};
+                "go.threads{dc=east,host=east/dataplane/0}", "q.wait_ns{host=h}:p99"};
   ts.rows = {{0, 0, 0, 0, 0, 7, 1e6},
              {60, 90, 10, 60, 0, 700, 2e6},
              {120, 90, 10, 120, 0, 1400, 3e6},
@@ -27,10 +27,12 @@ TimeSeries counters() {
 }  // namespace
 
 TEST_CASE("parse_column splits metric, labels and a histogram field") {
-  auto c = parse_column("q.wait_ns{host=east/web/0;dc=east}:p99");
+  auto c = parse_column("q.wait_ns{host=east/web/0,dc=east}:p99");
   CHECK(c.metric == "q.wait_ns:p99");
   REQUIRE(c.labels.size() == 2);
   CHECK(c.labels[0] == std::make_pair(std::string("host"), std::string("east/web/0")));
+  // Files written before the header was quoted separated labels with ';'.
+  CHECK(parse_column("q.wait_ns{host=east/web/0;dc=east}:p99").labels == c.labels);
   CHECK(parse_column("time_s").metric == "time_s");
   CHECK(parse_column("time_s").labels.empty());
 }
@@ -77,7 +79,7 @@ TEST_CASE("a panel's chart carries its series, limits and markers as data attrib
                      .limits = {{"max_threads", 10000}}};
   ChartContext ctx{1775487600.0, 0, 180, {{120, "1 band-aid", "band-aid"}}, {{60, "A", "died"}}};
   auto html = panel_html(panel_data(counters(), "dataplane", p), ctx);
-  CHECK_THAT(html, Catch::Contains("data-series=\"go.threads{dc=east;host=east/dataplane/0}\" "
+  CHECK_THAT(html, Catch::Contains("data-series=\"go.threads{dc=east,host=east/dataplane/0}\" "
                                    "data-points=\"4\""));
   CHECK_THAT(html, Catch::Contains("data-limit=\"max_threads\""));
   CHECK_THAT(html, Catch::Contains("<g class=\"change\" data-at=\"120\"><title>band-aid"));
