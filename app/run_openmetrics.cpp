@@ -9,7 +9,8 @@ analysis::SampledRun sampled_run(scenarios::ScenarioRun& run) {
   analysis::SampledRun out;
   out.epoch_unix_ns = run.scenario().epoch_unix_ns;
   run.metrics().for_each([&](const sim::SeriesView& s) {
-    Type t = s.type == sim::SeriesType::kCounter     ? Type::kCounter
+    bool counts = s.type == sim::SeriesType::kCounter || s.type == sim::SeriesType::kCounterFn;
+    Type t = counts                                  ? Type::kCounter
              : s.type == sim::SeriesType::kHistogram ? Type::kHistogram
                                                      : Type::kGauge;  // gauge and gauge_fn
     out.series.emplace(s.key, analysis::SeriesDescription{s.name, s.labels, t});

@@ -281,29 +281,33 @@ class DataPlaneInstance final : public Instance {
       std::sort(u.begin(), u.end());
       return u[u.size() / 2] / 60.0;
     });
-    m.gauge_fn("go.crashes", host, [&go] { return static_cast<double>(go.crashes()); });
-    m.gauge_fn("go.oom_kills", host, [&go] { return static_cast<double>(go.oom_kills()); });
-    m.gauge_fn("go.forced_stws", host, [&go] { return static_cast<double>(go.forced_stws()); });
-    m.gauge_fn("memcached.restarts", host,
+    // Running counts kept by the models: counters to every reader (per process for go.syscalls
+    // and go.handoffs, which start again at a restart, as a Prometheus counter may).
+    // Running counts kept by the models: counters to every reader (per process for go.syscalls
+    // and go.handoffs, which start again at a restart, as a Prometheus counter may).
+    m.counter_fn("go.crashes", host, [&go] { return static_cast<double>(go.crashes()); });
+    m.counter_fn("go.oom_kills", host, [&go] { return static_cast<double>(go.oom_kills()); });
+    m.counter_fn("go.forced_stws", host, [&go] { return static_cast<double>(go.forced_stws()); });
+    m.counter_fn("memcached.restarts", host,
                [this] { return static_cast<double>(host_.cache_restarts()); });
     auto& ns = host_.kernel();
     m.gauge_fn("tcp.time_wait", host, [&ns] { return static_cast<double>(ns.time_wait_count()); });
     const auto& st = host_.stats();
-    m.gauge_fn("memcached.bind_errors", host,
+    m.counter_fn("memcached.bind_errors", host,
                [&st] { return static_cast<double>(st.bind_errors); });
-    m.gauge_fn("memcached.cache_errors", host,
+    m.counter_fn("memcached.cache_errors", host,
                [&st] { return static_cast<double>(st.cache_errors); });
-    m.gauge_fn("dataplane.uris", host, [&st] { return static_cast<double>(st.uris); });
-    m.gauge_fn("dataplane.scylla_reads", host,
+    m.counter_fn("dataplane.uris", host, [&st] { return static_cast<double>(st.uris); });
+    m.counter_fn("dataplane.scylla_reads", host,
                [&st] { return static_cast<double>(st.scylla_reads); });
-    m.gauge_fn("log.lines_written", host,
+    m.counter_fn("log.lines_written", host,
                [this] { return static_cast<double>(host_.logger().lines_written()); });
-    m.gauge_fn("log.errors", host, [this] { return static_cast<double>(host_.logger().errors()); });
+    m.counter_fn("log.errors", host, [this] { return static_cast<double>(host_.logger().errors()); });
     m.gauge_fn("log.writers_waiting", host,
                [this] { return static_cast<double>(host_.logger().writers_waiting()); });
     m.gauge_fn("go.ms_in_syscall", host, [&go] { return static_cast<double>(go.ms_in_syscall()); });
-    m.gauge_fn("go.syscalls", host, [&go] { return static_cast<double>(go.syscalls()); });
-    m.gauge_fn("go.handoffs", host, [&go] { return static_cast<double>(go.handoffs()); });
+    m.counter_fn("go.syscalls", host, [&go] { return static_cast<double>(go.syscalls()); });
+    m.counter_fn("go.handoffs", host, [&go] { return static_cast<double>(go.handoffs()); });
     // CPU starvation (HostCpu): threads wanting one of the host's cores, now and at most.
     m.gauge_fn("go.runnable_threads", host,
                [&go] { return static_cast<double>(go.runnable_threads()); });

@@ -143,15 +143,15 @@ class FanoutInstance final : public Instance {
     w.metrics().gauge_fn("fanout.hot_shards_distinct", labels, [this] {
       return static_cast<double>(std::count(hot_.ever.begin(), hot_.ever.end(), 1));
     });
-    w.metrics().gauge_fn("fanout.timeline_writes", labels,
+    w.metrics().counter_fn("fanout.timeline_writes", labels,
                          [this] { return static_cast<double>(service_->timeline_writes()); });
-    w.metrics().gauge_fn("scylla.unavailable", labels,
+    w.metrics().counter_fn("scylla.unavailable", labels,
                          [this] { return static_cast<double>(cluster_->unavailable()); });
-    w.metrics().gauge_fn("scylla.degraded", labels,
+    w.metrics().counter_fn("scylla.degraded", labels,
                          [this] { return static_cast<double>(cluster_->degraded()); });
     w.metrics().gauge_fn("scylla.down_nodes", labels,
                          [this] { return static_cast<double>(cluster_->down_nodes()); });
-    w.metrics().gauge_fn("fanout.list_writes", labels,
+    w.metrics().counter_fn("fanout.list_writes", labels,
                          [this] { return static_cast<double>(service_->list_writes()); });
     w.metrics().gauge_fn("fanout.delivered_fraction", labels, [this] {
       const auto offered = service_->writes_offered();

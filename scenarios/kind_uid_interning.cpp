@@ -87,7 +87,7 @@ class UidInterningHost final : public Instance {
     w.metrics().gauge_fn("uid.conflict_rate", labels, [this] { return tally_.conflict_rate(); });
     w.metrics().gauge_fn("uid.retries_per_request", labels,
                          [this] { return tally_.retries_per_request(); });
-    w.metrics().gauge_fn("uid.commit_unknown_results", labels,
+    w.metrics().counter_fn("uid.commit_unknown_results", labels,
                          [this] { return static_cast<double>(tally_.unknown_results); });
   }
 

@@ -44,6 +44,8 @@ const char* type_name(SeriesType t) {
       return "gauge";
     case SeriesType::kGaugeFn:
       return "gauge";
+    case SeriesType::kCounterFn:
+      return "counter";
     case SeriesType::kHistogram:
       return "histogram";
   }
@@ -83,7 +85,7 @@ MetricsRegistry::Series& MetricsRegistry::get(std::string_view name, Labels labe
   auto it = series_.find(key);
   if (it != series_.end()) {
     if (it->second.type != type) {
-      bool fn = it->second.type == SeriesType::kGaugeFn;
+      bool fn = it->second.type == SeriesType::kGaugeFn || it->second.type == SeriesType::kCounterFn;
       throw std::invalid_argument("metrics: series '" + key + "' already registered as a " +
                                   type_name(it->second.type) + (fn ? " function" : ""));
     }
@@ -101,6 +103,7 @@ MetricsRegistry::Series& MetricsRegistry::get(std::string_view name, Labels labe
       s.histogram = std::make_unique<Histogram>();
       break;
     case SeriesType::kGaugeFn:
+    case SeriesType::kCounterFn:
       break;
   }
   return series_.emplace(std::move(key), std::move(s)).first->second;
@@ -123,6 +126,11 @@ void MetricsRegistry::gauge_fn(std::string_view name, Labels labels, std::functi
   get(name, std::move(labels), SeriesType::kGaugeFn).fn = std::move(fn);
 }
 
+void MetricsRegistry::counter_fn(std::string_view name, Labels labels, std::function<double()> fn) {
+  if (!fn) throw std::invalid_argument("metrics: counter_fn '" + std::string(name) + "' is empty");
+  get(name, std::move(labels), SeriesType::kCounterFn).fn = std::move(fn);
+}
+
 double MetricsRegistry::value(std::string_view key) const {
   auto it = series_.find(key);
   if (it == series_.end()) {
@@ -135,6 +143,7 @@ double MetricsRegistry::value(std::string_view key) const {
     case SeriesType::kGauge:
       return s.gauge->value();
     case SeriesType::kGaugeFn:
+    case SeriesType::kCounterFn:
       return s.fn();
     case SeriesType::kHistogram:
       break;
@@ -167,6 +176,7 @@ void MetricsRegistry::write_json(JsonWriter& w) const {
         w.key("value").value(s.gauge->value());
         break;
       case SeriesType::kGaugeFn:
+      case SeriesType::kCounterFn:
         w.key("value").value(s.fn());
         break;
       case SeriesType::kHistogram: {
@@ -315,6 +325,7 @@ void TimeSeriesSampler::sample_now() {
         put(s.key, s.gauge->value());
         break;
       case SeriesType::kGaugeFn:
+      case SeriesType::kCounterFn:
         put(s.key, (*s.gauge_fn)());
         break;
       case SeriesType::kHistogram:

@@ -58,7 +58,9 @@ class Gauge {
   double value_ = 0;
 };
 
-enum class SeriesType { kCounter, kGauge, kGaugeFn, kHistogram };
+// kCounterFn: a model's own running count read at sampling time (errors, kills, lines written):
+// typed a counter in every output, read like a gauge_fn.
+enum class SeriesType { kCounter, kGauge, kGaugeFn, kCounterFn, kHistogram };
 
 // One registered series, as listed by MetricsRegistry::for_each.
 struct SeriesView {
@@ -86,6 +88,9 @@ class MetricsRegistry {
   // A gauge read at sampling time (e.g. the size of a model's table). Re-registering the same
   // series replaces the function. The function must stay callable while samplers run.
   void gauge_fn(std::string_view name, Labels labels, std::function<double()> fn);
+  // A count kept by a model (never decreasing while its owner lives), read at sampling time:
+  // a counter to summary.json, OpenMetrics and the report, so a reader takes its rate.
+  void counter_fn(std::string_view name, Labels labels, std::function<double()> fn);
 
   // Current value of a counter, gauge or gauge_fn by canonical key; throws if absent.
   double value(std::string_view key) const;

@@ -4,8 +4,9 @@
 # `run --openmetrics` and `skysim openmetrics RUN_DIR` must write the same bytes; promtool must
 # import every sample; then Prometheus, started over the imported blocks, must answer at the
 # simulated time what the run's own files say:
-#   counter    its last value = summary.json's final value; increase() over the run = last -
-#              first in timeseries.csv (for counters sampled from the first row)
+#   counter    its last value = summary.json's final value; increase() over the run = the rises
+#              row to row in timeseries.csv, a drop being a reset (for counters sampled from
+#              the first row)
 #   gauge      its last value = summary.json's; max_over_time() over the run = the column's
 #              maximum in timeseries.csv (the April one: the east data plane's thread peak)
 #   histogram  NAME_count = summary.json's count; max_over_time(quantile="1") = its max
@@ -133,7 +134,7 @@ close() {  # close A B: equal within 1e-12 relative
     '($a | tonumber) as $x | ($b | tonumber) as $y |
      (($x - $y) | fabs) <= 1e-12 * ([($x | fabs), ($y | fabs), 1e-300] | max)') == true ]]
 }
-csv_stats() {  # csv_stats RUN KEY: "first last max" of the column, first "-" if it starts empty
+csv_stats() {  # csv_stats RUN KEY: "first last max increase" of the column, first "-" if it starts empty
   # The header quotes keys that hold a comma (RFC 4180): read it with a real CSV reader.
   python3 - "$1/timeseries.csv" "$2" <<'PY'
 import csv, sys
@@ -151,7 +152,10 @@ for n, row in enumerate(rows):
 if not values:
     sys.exit(1)
 first = "-" if empty_first else "%.17g" % values[0]
-print(first, "%.17g" % values[-1], "%.17g" % max(values))
+# A counter's increase as Prometheus takes it: a drop is a reset (a restarted process counts
+# again from 0), after which the new value is all increase.
+increase = sum(b - a if b >= a else b for a, b in zip(values, values[1:]))
+print(first, "%.17g" % values[-1], "%.17g" % max(values), "%.17g" % increase)
 PY
 }
 bad=0
@@ -177,11 +181,11 @@ check_run() {  # check_run NAME
       counter)
         got=$(only_value "${name}_total{$labels}" "$end")
         same "$got" "$value" || mismatch "$run $key: last ${name}_total $got, summary.json $value"
-        read -r f l _ <<< "$(csv_stats "$run" "$key")"
+        read -r f l _ inc <<< "$(csv_stats "$run" "$key")"
         if [[ $f != - ]]; then
           got=$(only_value "increase(${name}_total{$labels}[$span])" "$end")
-          same "$got" "$((${l%.*} - ${f%.*}))" ||
-            mismatch "$run $key: increase over $span $got, timeseries.csv $l - $f"
+          same "$got" "${inc%.*}" ||
+            mismatch "$run $key: increase over $span $got, timeseries.csv $inc (first $f, last $l, resets counted)"
           increases=$((increases + 1))
         fi
         counters=$((counters + 1))
@@ -189,7 +193,7 @@ check_run() {  # check_run NAME
       gauge)
         got=$(only_value "$sel" "$end")
         same "$got" "$value" || mismatch "$run $key: last value $got, summary.json $value"
-        read -r _ _ m <<< "$(csv_stats "$run" "$key")"
+        read -r _ _ m _ <<< "$(csv_stats "$run" "$key")"
         got=$(only_value "max_over_time($sel[$span])" "$end")
         same "$got" "$m" || mismatch "$run $key: max_over_time $got, timeseries.csv max $m"
         gauges=$((gauges + 1))
