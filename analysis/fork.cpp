@@ -41,7 +41,7 @@ Json ForkPlan::to_json() const {
 ForkPlan ForkPlan::from_json(const Json& j) {
   ForkPlan p;
   p.scenario = j.at("scenario").as_string("plan.scenario");
-  p.seed = static_cast<std::uint64_t>(j.at("seed").as_int("plan.seed"));
+  p.seed = j.at("seed").as_uint64("plan.seed");
   p.fork_at = j.at("fork_at").as_string("plan.fork_at");
   p.jobs = static_cast<int>(j.at("jobs").as_int("plan.jobs"));
   if (p.jobs < 1) {

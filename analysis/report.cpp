@@ -111,7 +111,7 @@ std::string compare_body(const Json& c, const fs::path& dir) {
               "</td></tr>\n";
     }
     body += "</table>\n";
-    if (const Json* trend = t.find("trend")) {
+    if (auto trend = t.find("trend")) {
       body += "<p>Trend: " + num(trend->at("slope").as_number()) + " per unit of <code>" +
               html_escape(trend->at("parameter").as_string()) + "</code> (95% CI [" +
               num(trend->at("slope_ci95_low").as_number()) + ", " +
@@ -125,7 +125,7 @@ std::string compare_body(const Json& c, const fs::path& dir) {
     for (const auto& f : failures) {
       body += "<p>run " + std::to_string(f.at("run").as_int()) + " (" +
               html_escape(f.at("label").as_string()) + ", seed " +
-              std::to_string(f.at("seed").as_int()) + "): " +
+              std::to_string(f.at("seed").as_uint64()) + "): " +
               html_escape(f.at("failure").as_string()) + "<br>reproduce: <code>" +
               html_escape(f.at("reproducer").as_string()) + "</code></p>\n";
     }
@@ -239,7 +239,7 @@ std::string write_report(const std::string& dir_text) {
   } else if (fs::exists(dir / "summary.json")) {
     Json s = Json::parse(read_file_text((dir / "summary.json").string()));
     std::string name = "run";
-    if (const Json* sc = s.find("scenario"); sc != nullptr && sc->is_string()) {
+    if (auto sc = s.find("scenario"); sc && sc->is_string()) {
       name = sc->as_string();
     }
     html = page("skysim run: " + name, run_body(s, dir));

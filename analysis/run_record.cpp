@@ -12,9 +12,9 @@ void flatten(const Json& j, const std::string& prefix, std::map<std::string, dou
   } else if (j.is_object()) {
     // A kernel metric series (sim/metrics.cpp): {"type", "name", "labels", "value"} for
     // counters and gauges — the series key alone names it; histograms keep .count, .p99, ...
-    const Json* type = j.find("type");
-    const Json* value = j.find("value");
-    if (type != nullptr && type->is_string() && value != nullptr && value->is_number()) {
+    auto type = j.find("type");
+    auto value = j.find("value");
+    if (type && type->is_string() && value && value->is_number()) {
       out[prefix] = value->as_number();
       return;
     }
@@ -64,7 +64,7 @@ RunRecord from_json_line(std::string_view text, std::string_view where, SweepSpe
     RunRecord r;
     r.run.index = static_cast<int>(j.at("run").as_int("run"));
     r.run.variant = static_cast<int>(j.at("variant").as_int("variant"));
-    r.run.seed = static_cast<std::uint64_t>(j.at("seed").as_int("seed"));
+    r.run.seed = j.at("seed").as_uint64("seed");
     auto seeds = static_cast<int>(spec.seeds.size());
     auto variants = static_cast<int>(spec.variants().size());
     if (seeds == 0 || r.run.index < 0 || r.run.index >= seeds * variants ||
@@ -80,10 +80,10 @@ RunRecord from_json_line(std::string_view text, std::string_view where, SweepSpe
     }
     r.ok = status == "ok";
     r.exit_code = static_cast<int>(j.at("exit_code").as_int("exit_code"));
-    if (const Json* f = j.find("failure")) {
+    if (auto f = j.find("failure")) {
       r.failure = f->as_string("failure");
     }
-    if (const Json* f = j.find("fingerprint")) {
+    if (auto f = j.find("fingerprint")) {
       r.fingerprint = f->as_string("fingerprint");
     }
     for (const auto& [name, value] : j.at("metrics").as_object("metrics")) {

@@ -9,9 +9,6 @@ namespace skysim::analysis {
 
 namespace {
 
-// Seeds travel through JSON numbers (doubles), so they must stay exactly representable.
-constexpr std::uint64_t kMaxSeed = (std::uint64_t{1} << 53) - 1;
-
 std::vector<std::string_view> split(std::string_view s, char sep) {
   std::vector<std::string_view> out;
   std::size_t start = 0;
@@ -28,9 +25,9 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 std::uint64_t parse_seed(std::string_view text, std::string_view whole) {
   std::uint64_t v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || v > kMaxSeed) {
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size()) {
     throw std::invalid_argument("--seeds " + std::string(whole) + ": '" + std::string(text) +
-                                "' is not a seed (an integer from 0 to 2^53-1)");
+                                "' is not a seed (an integer from 0 to 2^64-1)");
   }
   return v;
 }
@@ -152,15 +149,15 @@ SweepSpec SweepSpec::from_json(const Json& j) {
     s.vary.push_back(std::move(vary));
   }
   for (const auto& seed : j.at("seeds").as_array("sweep.seeds")) {
-    s.seeds.push_back(static_cast<std::uint64_t>(seed.as_int("sweep.seeds[]")));
+    s.seeds.push_back(seed.as_uint64("sweep.seeds[]"));
   }
   for (const auto& m : j.at("metrics").as_array("sweep.metrics")) {
     s.metrics.push_back(m.as_string("sweep.metrics[]"));
   }
-  if (const Json* f = j.find("fork_at")) {
+  if (auto f = j.find("fork_at")) {
     s.fork_at = f->as_string("sweep.fork_at");
   }
-  if (const Json* ns = j.find("variants")) {
+  if (auto ns = j.find("variants")) {
     for (const auto& n : ns->as_array("sweep.variants")) {
       NamedVariant v{n.at("name").as_string("sweep.variants.name"), {}};
       for (const auto& set : n.at("set").as_array("sweep.variants.set")) {
@@ -256,8 +253,8 @@ std::vector<std::uint64_t> parse_seeds(std::string_view text) {
       throw std::invalid_argument("--seeds " + std::string(text) +
                                   ": more than a million seeds in one range");
     }
-    for (auto s = lo; s <= hi; ++s) {
-      add(s);
+    for (std::uint64_t k = 0; k <= hi - lo; ++k) {  // not s <= hi: hi may be 2^64 - 1
+      add(lo + k);
     }
   }
   return out;

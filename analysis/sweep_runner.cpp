@@ -66,7 +66,7 @@ void read_summary(const std::string& dir, RunRecord& record) {
   } catch (const JsonError& e) {
     throw JsonError(path + ": " + e.what());
   }
-  if (const Json* f = summary.find("fingerprint")) {
+  if (auto f = summary.find("fingerprint")) {
     record.fingerprint = f->is_string() ? f->as_string() : format_double(f->as_number());
   }
 }

@@ -340,12 +340,8 @@ class Loader {
       }
     }
     if (root["seed"]) {
-      auto v = c_.parse(root["seed"], "seed", "a non-negative integer", parse_int);
-      if (v && *v < 0) {
-        c_.error(root["seed"], "seed", "negative seed", "a non-negative integer");
-      } else if (v) {
-        s_.seed = static_cast<std::uint64_t>(*v);
-      }
+      auto v = c_.parse(root["seed"], "seed", "an integer from 0 to 2^64-1", parse_seed);
+      if (v) s_.seed = *v;
     }
     if (root["scale"]) {
       auto v = c_.parse(root["scale"], "scale", "a number in (0, 1000]", parse_real);

@@ -543,7 +543,7 @@ void ScenarioRun::write_outputs(const std::string& dir, const RunResult& r,
     w.begin_object();
     w.key("scenario").value(scenario_.name);
     w.key("file").value(scenario_.file);
-    w.key("seed").value(static_cast<std::int64_t>(scenario_.seed));
+    w.key("seed").value(scenario_.seed);  // uint64: a seed above 2^63 stays positive
     w.key("scale").value(scenario_.scale);
     w.key("epoch").value(sim::format_iso8601(scenario_.epoch_unix_ns));
     w.key("duration").value(sim::format_duration(scenario_.duration));
