@@ -254,16 +254,9 @@ std::vector<WorkerExit> fork_branches(std::size_t count, int parallelism,
       }
       running[pid] = next++;
     }
-    auto child = wait_any_child();
-    if (!child) {
-      continue;
+    if (auto done = wait_for_job(running)) {
+      exits[done->index] = done->exit;
     }
-    auto it = running.find(child->pid);
-    if (it == running.end()) {
-      continue;
-    }
-    exits[it->second] = child->exit;
-    running.erase(it);
   }
   return exits;
 }

@@ -32,6 +32,27 @@ std::uint64_t parse_seed(std::string_view text, std::string_view whole) {
   return v;
 }
 
+// [[path, value], ...]: the JSON form of a --set list.
+Json overrides_json(const std::vector<Override>& overrides) {
+  JsonArray out;
+  for (const auto& [path, value] : overrides) {
+    out.push_back(JsonArray{Json(path), Json(value)});
+  }
+  return out;
+}
+
+std::vector<Override> overrides_from_json(const Json& j, const std::string& what) {
+  std::vector<Override> out;
+  for (const auto& set : j.as_array(what)) {
+    auto pair = set.as_array(what + "[]");
+    if (pair.size() != 2) {
+      throw JsonError(what + ": expected [path, value] pairs");
+    }
+    out.emplace_back(pair[0].as_string(what + "[0]"), pair[1].as_string(what + "[1]"));
+  }
+  return out;
+}
+
 int parse_positive(std::string_view text, std::string_view whole) {
   int v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -78,6 +99,14 @@ Variant SweepSpec::variant(int index) const {
   return v;
 }
 
+std::vector<Override> SweepSpec::run_overrides(int variant_index) const {
+  std::vector<Override> out = sets;
+  for (const auto& o : variant(variant_index).overrides) {
+    out.push_back(o);
+  }
+  return out;
+}
+
 std::vector<Variant> SweepSpec::variants() const {
   std::size_t count = 1;
   for (const auto& v : vary) {
@@ -121,14 +150,16 @@ Json SweepSpec::to_json() const {
   if (!fork_at.empty()) {
     o["fork_at"] = fork_at;  // only when set: unforked sweeps keep their bytes
   }
+  if (!sets.empty()) {  // likewise
+    o["set"] = overrides_json(sets);
+  }
+  if (!until.empty()) {
+    o["until"] = until;
+  }
   if (!named.empty()) {  // likewise only when used
     JsonArray ns;
     for (const auto& n : named) {
-      JsonArray sets;
-      for (const auto& [path, value] : n.overrides) {
-        sets.push_back(JsonArray{Json(path), Json(value)});
-      }
-      ns.push_back(JsonObject{{"name", n.name}, {"set", std::move(sets)}});
+      ns.push_back(JsonObject{{"name", n.name}, {"set", overrides_json(n.overrides)}});
     }
     o["variants"] = std::move(ns);
   }
@@ -157,18 +188,16 @@ SweepSpec SweepSpec::from_json(const Json& j) {
   if (auto f = j.find("fork_at")) {
     s.fork_at = f->as_string("sweep.fork_at");
   }
+  if (auto f = j.find("set")) {
+    s.sets = overrides_from_json(*f, "sweep.set");
+  }
+  if (auto f = j.find("until")) {
+    s.until = f->as_string("sweep.until");
+  }
   if (auto ns = j.find("variants")) {
     for (const auto& n : ns->as_array("sweep.variants")) {
-      NamedVariant v{n.at("name").as_string("sweep.variants.name"), {}};
-      for (const auto& set : n.at("set").as_array("sweep.variants.set")) {
-        const auto& pair = set.as_array("sweep.variants.set[]");
-        if (pair.size() != 2) {
-          throw JsonError("sweep.variants.set: expected [path, value] pairs");
-        }
-        v.overrides.emplace_back(pair[0].as_string("sweep.variants.set[0]"),
-                                 pair[1].as_string("sweep.variants.set[1]"));
-      }
-      s.named.push_back(std::move(v));
+      s.named.push_back(NamedVariant{n.at("name").as_string("sweep.variants.name"),
+                                     overrides_from_json(n.at("set"), "sweep.variants.set")});
     }
   }
   return s;
@@ -297,8 +326,11 @@ std::string shell_word(std::string_view word) {
 std::string reproducer(const SweepSpec& spec, const RunSpec& run) {
   std::string out =
       "skysim run " + shell_word(spec.scenario) + " --seed " + std::to_string(run.seed);
-  for (const auto& [path, value] : spec.variant(run.variant).overrides) {
+  for (const auto& [path, value] : spec.run_overrides(run.variant)) {
     out += " --set " + shell_word(path + "=" + value);
+  }
+  if (!spec.until.empty()) {
+    out += " --until " + shell_word(spec.until);
   }
   if (!spec.fork_at.empty()) {
     // A branch is not a plain run: replay it as a one-variant, one-seed forked compare.

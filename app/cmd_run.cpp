@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "app/commands.hpp"
+#include "app/run_until.hpp"
 #include "scenarios/loader.hpp"
 #include "scenarios/runner.hpp"
 #include "scenarios/units.hpp"
@@ -63,16 +64,7 @@ void run_scenario(const RunArgs& a) {
       scenarios::load_scenario_file(a.file, scenarios::builtin_registry(), opts);
   std::optional<sim::Time> until;
   if (!a.until.empty()) {
-    std::int64_t t = 0;
-    try {
-      t = scenarios::parse_date_or_offset(a.until, scenario.epoch_unix_ns);
-    } catch (const scenarios::UnitError& e) {
-      throw UsageError("--until: " + std::string(e.what()) + " (expected " + e.expected() + ")");
-    }
-    if (t < scenario.epoch_unix_ns || t - scenario.epoch_unix_ns > scenario.duration) {
-      throw UsageError("--until " + a.until + " is outside the scenario's span");
-    }
-    until = t - scenario.epoch_unix_ns;
+    until = parse_until(scenario, a.until);
   }
   scenarios::ScenarioRun run(scenario, scenarios::builtin_registry());
   std::optional<sim::Tracer> tracer;
