@@ -22,19 +22,14 @@ namespace fs = std::filesystem;
 Json ForkPlan::to_json() const {
   JsonArray bs;
   for (const auto& b : branches) {
-    JsonArray os;
-    for (const auto& [path, value] : b.overrides) {
-      os.push_back(JsonArray{Json(path), Json(value)});
-    }
     bs.push_back(JsonObject{{"index", b.run.index},
                             {"variant", b.run.variant},
                             {"dir", b.dir},
-                            {"overrides", std::move(os)}});
+                            {"overrides", overrides_json(b.overrides)}});
   }
-  return JsonObject{{"scenario", scenario},
-                    {"seed", seed},
-                    {"fork_at", fork_at},
-                    {"jobs", jobs},
+  return JsonObject{{"scenario", scenario}, {"seed", seed},
+                    {"fork_at", fork_at},   {"jobs", jobs},
+                    {"set", overrides_json(sets)}, {"until", until},
                     {"branches", std::move(bs)}};
 }
 
@@ -47,20 +42,19 @@ ForkPlan ForkPlan::from_json(const Json& j) {
   if (p.jobs < 1) {
     throw JsonError("plan.jobs must be at least 1");
   }
+  if (auto sets = j.find("set")) {
+    p.sets = overrides_from_json(*sets, "plan.set");
+  }
+  if (auto until = j.find("until")) {
+    p.until = until->as_string("plan.until");
+  }
   for (const auto& b : j.at("branches").as_array("plan.branches")) {
     ForkBranch fb;
     fb.run.index = static_cast<int>(b.at("index").as_int("plan.branches[].index"));
     fb.run.variant = static_cast<int>(b.at("variant").as_int("plan.branches[].variant"));
     fb.run.seed = p.seed;
     fb.dir = b.at("dir").as_string("plan.branches[].dir");
-    for (const auto& o : b.at("overrides").as_array("plan.branches[].overrides")) {
-      const auto& pair = o.as_array("plan.branches[].overrides[]");
-      if (pair.size() != 2) {
-        throw JsonError("plan.branches[].overrides[]: expected [path, value]");
-      }
-      fb.overrides.emplace_back(pair[0].as_string("override path"),
-                                pair[1].as_string("override value"));
-    }
+    fb.overrides = overrides_from_json(b.at("overrides"), "plan.branches[].overrides");
     p.branches.push_back(std::move(fb));
   }
   if (p.branches.empty()) {
@@ -86,6 +80,8 @@ std::vector<ForkPlan> fork_plans(const SweepSpec& spec, const std::vector<RunSpe
       p.scenario = spec.scenario;
       p.seed = r.seed;
       p.fork_at = spec.fork_at;
+      p.sets = spec.sets;
+      p.until = spec.until;
       plans.push_back(std::move(p));
     }
     plans[it->second].branches.push_back(ForkBranch{

@@ -32,7 +32,18 @@ std::uint64_t parse_seed(std::string_view text, std::string_view whole) {
   return v;
 }
 
-// [[path, value], ...]: the JSON form of a --set list.
+int parse_positive(std::string_view text, std::string_view whole) {
+  int v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || v < 1) {
+    throw std::invalid_argument("--shard " + std::string(whole) +
+                                ": expected i/n with 1 <= i <= n, e.g. 2/3");
+  }
+  return v;
+}
+
+}  // namespace
+
 Json overrides_json(const std::vector<Override>& overrides) {
   JsonArray out;
   for (const auto& [path, value] : overrides) {
@@ -52,18 +63,6 @@ std::vector<Override> overrides_from_json(const Json& j, const std::string& what
   }
   return out;
 }
-
-int parse_positive(std::string_view text, std::string_view whole) {
-  int v = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || v < 1) {
-    throw std::invalid_argument("--shard " + std::string(whole) +
-                                ": expected i/n with 1 <= i <= n, e.g. 2/3");
-  }
-  return v;
-}
-
-}  // namespace
 
 std::string Variant::label() const {
   if (!name.empty()) {
@@ -336,6 +335,12 @@ std::string reproducer(const SweepSpec& spec, const RunSpec& run) {
     // A branch is not a plain run: replay it as a one-variant, one-seed forked compare.
     out = "skysim compare " + shell_word(spec.scenario) + " --seeds " + std::to_string(run.seed) +
           " --fork-at " + shell_word(spec.fork_at);
+    for (const auto& [path, value] : spec.sets) {
+      out += " --set " + shell_word(path + "=" + value);
+    }
+    if (!spec.until.empty()) {
+      out += " --until " + shell_word(spec.until);
+    }
     for (const auto& [path, value] : spec.variant(run.variant).overrides) {
       out += " --vary " + shell_word(path + "=" + value);
     }

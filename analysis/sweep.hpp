@@ -74,6 +74,10 @@ struct SweepSpec {
   static SweepSpec from_json(const Json& j);
 };
 
+// A --set list as JSON, [[path, value], ...], and back (throws JsonError naming `what`).
+Json overrides_json(const std::vector<Override>& overrides);
+std::vector<Override> overrides_from_json(const Json& j, const std::string& what);
+
 // Parsers for the command-line forms; each throws std::invalid_argument naming the input.
 Vary parse_vary(std::string_view text);                      // "path=a,b,c"
 NamedVariant parse_variant(std::string_view text);           // "name: path=v path2=w"

@@ -115,10 +115,6 @@ void compare(const CompareArgs& a) {
     throw UsageError("compare: no such scenario file: " + a.scenario);
   }
   if (!a.fork_at.empty()) {
-    if (!a.sets.empty() || !a.until.empty()) {
-      throw UsageError("compare: --set and --until do not work with --fork-at yet (the fork "
-                       "plan has no base overrides); put them in a copy of the scenario");
-    }
     // Every variant must be able to take effect mid-run: say so before any run starts.
     opt.spec.fork_at = a.fork_at;
     try {

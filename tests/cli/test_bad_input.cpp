@@ -71,7 +71,10 @@ TEST_CASE("compare checks every variant, --until and the seed count before any r
              "--set datacenters.east.services.web.params.queue_capacity=x",
              "--set datacenters.east.services.web.params.queue_capacity"},
         Case{"--vary datacenters.east.services.web.params.workers=4,5 --seeds 7",
-             "needs at least 2 seeds"}}) {
+             "needs at least 2 seeds"},
+        Case{"--vary datacenters.east.services.web.params.workers=4,5 --seeds 1..2 "
+             "--fork-at 2026-04-06T00:03:00Z --until +2m",
+             "--until +2m is not after --fork-at"}}) {
     std::filesystem::remove_all(out);
     Output o = run_skysim("compare " + kDemo + " " + c.args + " --no-plots --out " + out);
     INFO(c.args << " -> " << o.text);
@@ -86,10 +89,13 @@ TEST_CASE("compare passes --set and --until to every run; the variant's value wi
   const std::string out = "/tmp/skysim-cli-compare-set-" + std::to_string(::getpid());
   std::filesystem::remove_all(out);
   const std::string p = "datacenters.east.services.web.params.";
+  // From the start, and forked at 00:01 (the --set values hold from time 0 in the prefix too).
+  bool forked = GENERATE(false, true);
   Output o = run_skysim("compare " + kDemo + " --variant 'a:' --variant 'b: " + p +
                         "workers=5' --set " + p + "workers=6 --set " + p +
                         "queue_capacity=77 --until +2m --seeds 1..2 --no-plots --out " + out +
-                        " --metric 'queue.arrivals{host=east/web/0}'");
+                        " --metric 'queue.arrivals{host=east/web/0}'" +
+                        (forked ? " --fork-at +1m" : ""));
   INFO(o.text);
   REQUIRE(o.status == 0);
   auto slurp = [](const std::string& path) {
