@@ -49,7 +49,9 @@ void register_merge(CLI::App& app) {
   auto* cmd = app.add_subcommand("merge", "Combine compare shards (JSON lines) into one compare; refuses shards of another build "
       "or scenario file");
   auto* a = new MergeArgs;
-  cmd->add_option("files", a->files, "Shard files written by compare --shard")->required();
+  cmd->add_option("files", a->files,
+                  "Shard files written by compare --shard, or a compare's runs.jsonl")
+      ->required();
   cmd->add_option("--out", a->out, "Output directory (default: the first file's directory)");
   cmd->add_option("--metric", a->metrics,
                   "Tabulate this metric instead of the shards' --metric list (repeatable; any "
