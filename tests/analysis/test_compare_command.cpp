@@ -243,7 +243,7 @@ TEST_CASE("a --metric the first run does not report stops the sweep when that ru
   CHECK(summaries == 1);  // of 18
 }
 
-TEST_CASE("--set and --until reach every run; comparing needs 2 seeds") {
+TEST_CASE("compare passes --set and --until to every run, and needs 2 seeds to compare") {
   auto out = fresh_dir("pass-through");
   auto opt = options(out, false);
   opt.spec.sets = {{"spin", "3"}};

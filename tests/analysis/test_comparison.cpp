@@ -104,7 +104,7 @@ TEST_CASE("a compare needs every run exactly once and known metrics") {
   CHECK(compare_runs(s, rs).tables.size() == 1);
 }
 
-TEST_CASE("pairs are the same seed in both variants; a failed seed drops its pair") {
+TEST_CASE("pairs are the same seed in both variants, a failed seed drops its pair") {
   auto s = policy_sweep();
   auto c = compare_runs(s, records(s, true));  // variant 1 failed at seed 3
   REQUIRE(c.tables[1].rows[1].paired);

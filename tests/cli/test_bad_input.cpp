@@ -85,7 +85,7 @@ TEST_CASE("compare checks every variant, --until and the seed count before any r
   std::filesystem::remove_all(out);
 }
 
-TEST_CASE("compare passes --set and --until to every run; the variant's value wins") {
+TEST_CASE("compare passes --set and --until to every real run and the variant's value wins") {
   const std::string out = "/tmp/skysim-cli-compare-set-" + std::to_string(::getpid());
   std::filesystem::remove_all(out);
   const std::string p = "datacenters.east.services.web.params.";
