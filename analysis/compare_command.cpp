@@ -1,6 +1,7 @@
 #include "analysis/compare_command.hpp"
 
 #include <algorithm>
+#include <set>
 #include <filesystem>
 #include <ostream>
 #include <sstream>
@@ -18,41 +19,64 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string to_lines(const SweepSpec& spec, std::vector<RunRecord> records) {
+std::string to_lines(const RunsHeader& header, std::vector<RunRecord> records) {
   std::sort(records.begin(), records.end(),
             [](const RunRecord& a, const RunRecord& b) { return a.run.index < b.run.index; });
-  std::string text;
+  std::string text = header_line(header) + "\n";
   for (const auto& r : records) {
-    text += to_json_line(spec, r) + "\n";
+    text += to_json_line(header.spec, r) + "\n";
   }
   return text;
 }
 
-// Reads the JSON lines of one or more files; every line must describe the same sweep.
-std::vector<RunRecord> read_lines(const std::vector<std::string>& files, SweepSpec& spec) {
+// What two headers must share to be one sweep; the message says which part differs.
+void check_same_sweep(const RunsHeader& a, const std::string& a_where, const RunsHeader& b,
+                      const std::string& b_where) {
+  if (a.build != b.build) {
+    throw std::invalid_argument(b_where + ": written by another build of skysim (" + b.build +
+                                ", but " + a_where + " has " + a.build +
+                                "): run every shard with the same binary");
+  }
+  if (a.scenario_hash != b.scenario_hash) {
+    throw std::invalid_argument(b_where + ": the scenario file " + b.spec.scenario +
+                                " had other contents when this shard ran (" + b.scenario_hash +
+                                ", but " + a_where + " has " + a.scenario_hash + ")");
+  }
+  if (a.spec.to_json().dump() != b.spec.to_json().dump()) {
+    throw std::invalid_argument(b_where + ": belongs to a different sweep than " + a_where +
+                                " (scenario, --vary/--variant, --set, --until, --seeds and "
+                                "--metric must match)");
+  }
+}
+
+// Reads one or more runs files: each starts with a header, and all headers agree.
+std::vector<RunRecord> read_lines(const std::vector<std::string>& files, RunsHeader& header) {
   std::vector<RunRecord> records;
-  std::string sweep_text, sweep_where;
+  std::string first_where;
   for (const auto& file : files) {
     std::stringstream in(read_file_text(file));
     std::string line;
     int lineno = 0;
+    bool have_header = false;
+    RunsHeader file_header;
     while (std::getline(in, line)) {
       ++lineno;
       if (line.empty()) {
         continue;
       }
       std::string where = file + ":" + std::to_string(lineno);
-      SweepSpec line_spec;
-      records.push_back(from_json_line(line, where, line_spec));
-      std::string text = line_spec.to_json().dump();
-      if (sweep_text.empty()) {
-        sweep_text = text;
-        sweep_where = where;
-        spec = line_spec;
-      } else if (text != sweep_text) {
-        throw std::invalid_argument(where + ": belongs to a different sweep than " + sweep_where +
-                                    " (scenario, --vary, --seeds and --metric must match)");
+      if (!have_header) {
+        file_header = header_from_line(line, where);
+        have_header = true;
+        if (first_where.empty()) {
+          header = file_header;
+          first_where = file;
+        } else {
+          check_same_sweep(header, first_where, file_header, file);
+        }
+        continue;
       }
+      records.push_back(from_json_line(line, where, file_header.spec));
     }
   }
   if (records.empty()) {
@@ -62,13 +86,13 @@ std::vector<RunRecord> read_lines(const std::vector<std::string>& files, SweepSp
 }
 
 // The common tail of compare and merge: tables on `out`, files in `out_dir`.
-int finish(const SweepSpec& spec, const std::vector<RunRecord>& records,
+int finish(const RunsHeader& header, const std::vector<RunRecord>& records,
            const std::string& out_dir, bool plots, const std::string& runs_dir,
            const std::vector<std::string>& series, bool write_runs, std::ostream& out,
            std::ostream& err) {
-  Comparison c = compare_runs(spec, records);  // checks every run is there exactly once
+  Comparison c = compare_runs(header.spec, records);  // checks every run is there exactly once
   if (write_runs) {
-    write_file_text((fs::path(out_dir) / kRunsFile).string(), to_lines(spec, records));
+    write_file_text((fs::path(out_dir) / kRunsFile).string(), to_lines(header, records));
   }
   std::string tables = format_tables(c);
   write_file_text((fs::path(out_dir) / "compare.json").string(), to_json(c).dump_pretty());
@@ -100,6 +124,12 @@ int run_compare(const CompareOptions& opt, std::ostream& out, std::ostream& err)
   if (spec.seeds.empty()) {
     throw std::invalid_argument("compare: no seeds");
   }
+  if (spec.variants().size() > 1 && spec.seeds.size() < 2) {
+    throw std::invalid_argument(
+        "compare: comparing " + std::to_string(spec.variants().size()) +
+        " variants needs at least 2 seeds (the paired test estimates the spread of the "
+        "per-seed differences; one seed has none), e.g. --seeds 1..20");
+  }
   if (opt.out_dir.empty()) {
     throw std::invalid_argument("compare: no output directory");
   }
@@ -112,12 +142,29 @@ int run_compare(const CompareOptions& opt, std::ostream& out, std::ostream& err)
       runs.push_back(r);
     }
   }
+  // --metric names: metric series appear as a run creates them (host.crashes only after a
+  // crash), so the complete list is a run's own report. The first run is checked as soon as it
+  // ends, while the others run on; a wrong name stops the sweep there, not after all of it.
+  auto check_first = [&](const RunRecord& r) {
+    if (spec.metrics.empty()) {
+      return;
+    }
+    std::set<std::string> reported;
+    for (const auto& [name, value] : r.metrics) {
+      reported.insert(name);
+    }
+    check_metric_names(spec.metrics, reported,
+                       "the first run (" + spec.variant(r.run.variant).label() + ", seed " +
+                           std::to_string(r.run.seed) + ", " + runner.runs_dir + "/" +
+                           run_dir_name(r.run) + "/summary.json)");
+  };
   // --fork-at: one worker per seed runs the shared prefix once and forks the variants.
   auto records = spec.fork_at.empty()
-                     ? execute_runs(spec, runs, runner, opt.progress ? &err : nullptr)
+                     ? execute_runs(spec, runs, runner, opt.progress ? &err : nullptr, check_first)
                      : execute_forked_runs(spec, runs, runner, opt.progress ? &err : nullptr);
 
-  std::string lines = to_lines(spec, records);
+  RunsHeader header{spec, opt.build_id, opt.scenario_hash};
+  std::string lines = to_lines(header, records);
   if (opt.shard) {
     auto path = (fs::path(opt.out_dir) / shard_file_name(*opt.shard)).string();
     write_file_text(path, lines);
@@ -136,21 +183,23 @@ int run_compare(const CompareOptions& opt, std::ostream& out, std::ostream& err)
   // Read back what was written, so the tables come from exactly what a merge would see.
   auto runs_path = (fs::path(opt.out_dir) / kRunsFile).string();
   write_file_text(runs_path, lines);
-  SweepSpec read_spec;
-  auto read_back = read_lines({runs_path}, read_spec);
-  return finish(read_spec, read_back, opt.out_dir, opt.plots, runner.runs_dir, opt.series, false,
-                out, err);
+  RunsHeader read_header;
+  auto read_back = read_lines({runs_path}, read_header);
+  return finish(read_header, read_back, opt.out_dir, opt.plots, runner.runs_dir, opt.series,
+                false, out, err);
 }
 
-int run_merge(const std::vector<std::string>& files, const std::string& out_dir, bool plots,
-              std::ostream& out, std::ostream& err) {
-  if (files.empty()) {
+int run_merge(const MergeOptions& opt, std::ostream& out, std::ostream& err) {
+  if (opt.files.empty()) {
     throw std::invalid_argument("merge: no shard files given");
   }
-  SweepSpec spec;
-  auto records = read_lines(files, spec);
-  fs::create_directories(out_dir);
-  return finish(spec, records, out_dir, plots, "", {}, true, out, err);
+  RunsHeader header;
+  auto records = read_lines(opt.files, header);
+  if (!opt.metrics.empty()) {
+    header.spec.metrics = opt.metrics;  // re-tabulate: every record holds all its metrics
+  }
+  fs::create_directories(opt.out_dir);
+  return finish(header, records, opt.out_dir, opt.plots, "", {}, true, out, err);
 }
 
 }  // namespace skysim::analysis

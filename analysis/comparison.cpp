@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <set>
 #include <stdexcept>
+#include <string_view>
+
+#include "sim/edit_distance.hpp"
 
 namespace skysim::analysis {
 
@@ -68,23 +71,35 @@ std::vector<std::string> metric_names(const SweepSpec& spec,
     return {reported.begin(), reported.end()};
   }
   bool any_ok = std::any_of(records.begin(), records.end(), [](auto& r) { return r.ok; });
-  for (const auto& m : spec.metrics) {
-    if (any_ok && !reported.count(m)) {
-      std::string known;
-      for (const auto& k : reported) {
-        known += (known.empty() ? "" : ", ") + k;
-      }
-      throw std::invalid_argument("--metric " + m + ": no run reported it; the runs report: " +
-                                  known);
-    }
+  if (any_ok) {
+    check_metric_names(spec.metrics, reported, "the runs");
   }
   return spec.metrics;
 }
 
+// Per seed index, this variant's value minus the first's, where both runs reported it.
+std::optional<PairedDifference> paired_with_first(const std::vector<std::optional<double>>& base,
+                                                  const std::vector<std::optional<double>>& other) {
+  std::vector<double> a, b;
+  for (std::size_t i = 0; i < base.size(); ++i) {
+    if (base[i] && other[i]) {
+      a.push_back(*base[i]);
+      b.push_back(*other[i]);
+    }
+  }
+  if (a.size() < 2) {
+    return std::nullopt;
+  }
+  return paired_difference(a, b);
+}
+
 MetricTable table_for(const std::string& metric, const std::vector<Variant>& variants,
                       const SweepSpec& spec, const std::vector<RunRecord>& sorted) {
-  MetricTable t{metric, {}, std::nullopt};
+  MetricTable t{metric, metric_unit(metric), {}, std::nullopt};
   std::vector<std::vector<double>> samples(variants.size());
+  // by_seed[variant][seed index]: the pairing of the paired test (same seed, every variant).
+  std::vector<std::vector<std::optional<double>>> by_seed(
+      variants.size(), std::vector<std::optional<double>>(spec.seeds.size()));
   std::vector<double> xs, ys;
   auto numeric = spec.vary.size() == 1 ? numeric_values(spec.vary[0]) : std::nullopt;
   for (const auto& r : sorted) {
@@ -93,6 +108,8 @@ MetricTable table_for(const std::string& metric, const std::vector<Variant>& var
       continue;
     }
     samples[static_cast<std::size_t>(r.run.variant)].push_back(it->second);
+    by_seed[static_cast<std::size_t>(r.run.variant)]
+           [static_cast<std::size_t>(r.run.index) % spec.seeds.size()] = it->second;
     if (numeric) {
       xs.push_back((*numeric)[static_cast<std::size_t>(r.run.variant)]);
       ys.push_back(it->second);
@@ -115,6 +132,9 @@ MetricTable table_for(const std::string& metric, const std::vector<Variant>& var
     bool defined = first.n > 0 && row.summary.n > 0;
     row.ratio_to_first = defined ? ratio_of_means(first, row.summary) : std::nan("");
     row.overlaps_first = defined ? intervals_overlap(first, row.summary) : false;
+    if (row.variant != 0) {
+      row.paired = paired_with_first(by_seed[0], by_seed[static_cast<std::size_t>(row.variant)]);
+    }
   }
   if (numeric && std::set<double>(xs.begin(), xs.end()).size() >= 2 && xs.size() >= 3) {
     t.trend = fit_line(xs, ys);
@@ -138,19 +158,97 @@ std::string pad(std::string s, std::size_t w, bool left) {
   return left ? s + std::string(w - s.size(), ' ') : std::string(w - s.size(), ' ') + s;
 }
 
-const char* overlap_mark(const MetricRow& row) {
+// The verdict of the paired test: "same" means no difference at the 5 % level (not proof of
+// equality), "DIFFERS" a difference, "-" too few common seeds to test.
+const char* paired_mark(const MetricRow& row) {
   if (row.variant == 0) {
     return "base";
   }
-  if (row.summary.n == 0) {
+  if (!row.paired) {
     return "-";
   }
-  return row.overlaps_first ? "overlaps" : "DIFFERS";
+  return row.paired->differs ? "DIFFERS" : "same";
+}
+
+std::string p_text(const MetricRow& row) {
+  if (!row.paired) {
+    return "-";
+  }
+  if (row.paired->p_value < 1e-4) {
+    return "<1e-4";
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4f", row.paired->p_value);
+  return buf;
+}
+
+double paired_field(const MetricRow& row, double PairedDifference::*field) {
+  return row.paired ? (*row.paired).*field : std::nan("");
 }
 
 Json number_or_null(double x) { return std::isfinite(x) ? Json(x) : Json(); }
 
 }  // namespace
+
+std::string metric_unit(const std::string& metric) {
+  auto ends_with = [](std::string_view s, std::string_view tail) {
+    return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+  };
+  std::string_view m = metric;
+  if (ends_with(m, ".count")) {
+    return "count";
+  }
+  // The series name carries the unit: "requests.latency_ns{...}.p99" -> "requests.latency_ns".
+  std::string_view family = m.substr(0, m.find('{'));
+  if (auto dot = family.rfind('.'); family.size() == m.size() && dot != std::string_view::npos) {
+    std::string_view stat = family.substr(dot + 1);  // unlabelled: strip a histogram statistic
+    bool quantile = stat.size() > 1 && stat[0] == 'p' &&
+                    stat.find_first_not_of("0123456789", 1) == std::string_view::npos;
+    if (quantile || stat == "mean" || stat == "min" || stat == "max") {
+      family = family.substr(0, dot);
+    }
+  }
+  static const std::pair<std::string_view, const char*> kSuffixes[] = {
+      {"_ns", "ns"}, {"_ms", "ms"}, {"_seconds", "s"}, {"_s", "s"}, {"_bytes", "bytes"},
+      {"_mb", "MB"}, {"_fraction", "fraction"}};
+  for (const auto& [suffix, unit] : kSuffixes) {
+    if (ends_with(family, suffix)) {
+      return unit;
+    }
+  }
+  return "";
+}
+
+void check_metric_names(const std::vector<std::string>& wanted,
+                        const std::set<std::string>& reported, const std::string& source) {
+  for (const auto& m : wanted) {
+    if (reported.count(m)) {
+      continue;
+    }
+    std::vector<std::pair<std::size_t, std::string>> near;
+    for (const auto& k : reported) {
+      near.emplace_back(sim::edit_distance(m, k), k);
+    }
+    std::sort(near.begin(), near.end());
+    std::string msg = "--metric " + m + ": " + source + " did not report it";
+    // A typo is a few characters; beyond a quarter of the name it is a different metric.
+    std::size_t limit = std::max<std::size_t>(3, m.size() / 4);
+    std::string guesses;
+    for (std::size_t i = 0; i < near.size() && i < 3 && near[i].first <= limit; ++i) {
+      guesses += (guesses.empty() ? "" : ", ") + ("'" + near[i].second + "'");
+    }
+    msg += guesses.empty() ? "" : "; did you mean " + guesses + "?";
+    msg += " (" + std::to_string(reported.size()) + " metrics reported";
+    if (reported.size() <= 12) {
+      std::string all;
+      for (const auto& k : reported) {
+        all += (all.empty() ? ": " : ", ") + k;
+      }
+      msg += all;
+    }
+    throw std::invalid_argument(msg + ")");
+  }
+}
 
 Comparison compare_runs(const SweepSpec& spec, std::vector<RunRecord> records) {
   check_complete(spec, records);
@@ -185,15 +283,21 @@ std::string format_tables(const Comparison& c) {
     label_w = std::max(label_w, v.label().size());
   }
   for (const auto& t : c.tables) {
-    out += "\n" + t.metric + "\n";
+    out += "\n" + t.metric + (t.unit.empty() ? "" : "  [" + t.unit + "]") + "\n";
     out += "  " + pad("variant", label_w, true) + pad("n", 5, false) + pad("mean", 14, false) +
-           pad("95% CI", 30, false) + pad("ratio", 9, false) + "  vs first\n";
+           pad("95% CI", 30, false) + pad("ratio", 9, false) + pad("diff", 14, false) +
+           pad("diff 95% CI", 30, false) + pad("p", 8, false) + "  vs first (paired)\n";
     for (const auto& r : t.rows) {
       std::string ci = "[" + fmt("%.6g", r.summary.ci_low) + ", " +
                        fmt("%.6g", r.summary.ci_high) + "]";
+      std::string dci = r.paired ? "[" + fmt("%.6g", r.paired->ci_low) + ", " +
+                                       fmt("%.6g", r.paired->ci_high) + "]"
+                                 : "-";
       out += "  " + pad(r.label, label_w, true) + pad(std::to_string(r.summary.n), 5, false) +
              pad(fmt("%.6g", r.summary.mean), 14, false) + pad(ci, 30, false) +
-             pad(fmt("%.3f", r.ratio_to_first), 9, false) + "  " + overlap_mark(r) + "\n";
+             pad(fmt("%.3f", r.ratio_to_first), 9, false) +
+             pad(fmt("%.6g", paired_field(r, &PairedDifference::mean)), 14, false) +
+             pad(dci, 30, false) + pad(p_text(r), 8, false) + "  " + paired_mark(r) + "\n";
     }
     if (t.trend) {
       out += "  trend: " + fmt("%.6g", t.trend->slope) + " per unit of " +
@@ -225,14 +329,24 @@ std::string to_csv(const Comparison& c) {
     return out + "\"";
   };
   std::string out =
-      "metric,variant,label,n,mean,sd,ci95_low,ci95_high,ratio_to_first,overlaps_first\n";
+      "metric,unit,variant,label,n,mean,sd,ci95_low,ci95_high,ratio_to_first,overlaps_first,"
+      "pairs,diff_mean,diff_sd,diff_ci95_low,diff_ci95_high,p_paired,differs_paired\n";
   for (const auto& t : c.tables) {
     for (const auto& r : t.rows) {
-      out += field(t.metric) + "," + std::to_string(r.variant) + "," + field(r.label) + "," +
+      std::string verdict =
+          r.variant == 0 ? "base" : !r.paired ? "" : r.paired->differs ? "yes" : "no";
+      out += field(t.metric) + "," + field(t.unit) + "," + std::to_string(r.variant) + "," +
+             field(r.label) + "," +
              std::to_string(r.summary.n) + "," + format_double(r.summary.mean) + "," +
              format_double(r.summary.sd) + "," + format_double(r.summary.ci_low) + "," +
              format_double(r.summary.ci_high) + "," + format_double(r.ratio_to_first) + "," +
-             (r.variant == 0 ? "base" : (r.overlaps_first ? "yes" : "no")) + "\n";
+             (r.variant == 0 ? "base" : (r.overlaps_first ? "yes" : "no")) + "," +
+             std::to_string(r.paired ? r.paired->n : 0) + "," +
+             format_double(paired_field(r, &PairedDifference::mean)) + "," +
+             format_double(paired_field(r, &PairedDifference::sd)) + "," +
+             format_double(paired_field(r, &PairedDifference::ci_low)) + "," +
+             format_double(paired_field(r, &PairedDifference::ci_high)) + "," +
+             format_double(paired_field(r, &PairedDifference::p_value)) + "," + verdict + "\n";
     }
   }
   return out;
@@ -252,7 +366,18 @@ Json to_json(const Comparison& c) {
   for (const auto& t : c.tables) {
     JsonArray rows;
     for (const auto& r : t.rows) {
+      Json paired;  // null for the first row and when too few seeds pair up
+      if (r.paired) {
+        paired = JsonObject{{"n", Json(r.paired->n)},
+                            {"mean", Json(r.paired->mean)},
+                            {"sd", Json(r.paired->sd)},
+                            {"ci95_low", Json(r.paired->ci_low)},
+                            {"ci95_high", Json(r.paired->ci_high)},
+                            {"p_value", Json(r.paired->p_value)},
+                            {"differs", Json(r.paired->differs)}};
+      }
       rows.push_back(JsonObject{{"variant", Json(r.variant)},
+                                {"paired", paired},
                                 {"label", r.label},
                                 {"n", Json(r.summary.n)},
                                 {"mean", number_or_null(r.summary.mean)},
@@ -262,7 +387,7 @@ Json to_json(const Comparison& c) {
                                 {"ratio_to_first", number_or_null(r.ratio_to_first)},
                                 {"overlaps_first", Json(r.overlaps_first)}});
     }
-    JsonObject table{{"metric", t.metric}, {"rows", std::move(rows)}};
+    JsonObject table{{"metric", t.metric}, {"unit", t.unit}, {"rows", std::move(rows)}};
     if (t.trend) {
       table["trend"] = JsonObject{{"parameter", c.spec.vary[0].path},
                                   {"n", Json(t.trend->n)},

@@ -4,6 +4,7 @@
 // and whether the two intervals overlap. Output is canonical (rows by variant index, metrics by
 // name, fixed number format), so a sharded sweep merges to the same bytes as an unsharded one.
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,10 +21,14 @@ struct MetricRow {
   SampleSummary summary;       // n == 0 when no run of the variant reported the metric
   double ratio_to_first = 0;   // NaN when undefined (first variant's mean 0 or missing)
   bool overlaps_first = true;  // the first variant's own row overlaps itself
+  // This variant minus the first, seed by seed (the verdict "vs first"); absent for the first
+  // row and when fewer than 2 seeds have the metric in both variants.
+  std::optional<PairedDifference> paired;
 };
 
 struct MetricTable {
   std::string metric;
+  std::string unit;  // metric_unit(metric); empty when the name does not say
   std::vector<MetricRow> rows;
   // Least-squares trend of the metric on the varied parameter, when exactly one parameter is
   // varied and all its values are numbers.
@@ -51,6 +56,16 @@ struct Comparison {
 // missing or duplicated runs otherwise). A metric named in spec.metrics that no successful run
 // reported is an error that lists the metrics the runs do report.
 Comparison compare_runs(const SweepSpec& spec, std::vector<RunRecord> records);
+
+// The unit a metric's name declares by the project's naming convention: "ns" for *_ns,
+// "bytes" for *_bytes, "fraction" for *_fraction, "s"/"ms" for *_s/*_ms, "count" for a
+// histogram's .count; empty otherwise (a counter's or gauge's name does not say).
+std::string metric_unit(const std::string& metric);
+
+// Throws std::invalid_argument when a name in `wanted` is not in `reported`, with the closest
+// reported names ("did you mean ...?"). `source` says which runs reported (for the message).
+void check_metric_names(const std::vector<std::string>& wanted,
+                        const std::set<std::string>& reported, const std::string& source);
 
 // The tables as text for a terminal, then the failed runs with their reproducers.
 std::string format_tables(const Comparison& c);

@@ -22,30 +22,31 @@ namespace fs = std::filesystem;
 Json ForkPlan::to_json() const {
   JsonArray bs;
   for (const auto& b : branches) {
-    JsonArray os;
-    for (const auto& [path, value] : b.overrides) {
-      os.push_back(JsonArray{Json(path), Json(value)});
-    }
     bs.push_back(JsonObject{{"index", b.run.index},
                             {"variant", b.run.variant},
                             {"dir", b.dir},
-                            {"overrides", std::move(os)}});
+                            {"overrides", overrides_json(b.overrides)}});
   }
-  return JsonObject{{"scenario", scenario},
-                    {"seed", seed},
-                    {"fork_at", fork_at},
-                    {"jobs", jobs},
+  return JsonObject{{"scenario", scenario}, {"seed", seed},
+                    {"fork_at", fork_at},   {"jobs", jobs},
+                    {"set", overrides_json(sets)}, {"until", until},
                     {"branches", std::move(bs)}};
 }
 
 ForkPlan ForkPlan::from_json(const Json& j) {
   ForkPlan p;
   p.scenario = j.at("scenario").as_string("plan.scenario");
-  p.seed = static_cast<std::uint64_t>(j.at("seed").as_int("plan.seed"));
+  p.seed = j.at("seed").as_uint64("plan.seed");
   p.fork_at = j.at("fork_at").as_string("plan.fork_at");
   p.jobs = static_cast<int>(j.at("jobs").as_int("plan.jobs"));
   if (p.jobs < 1) {
     throw JsonError("plan.jobs must be at least 1");
+  }
+  if (auto sets = j.find("set")) {
+    p.sets = overrides_from_json(*sets, "plan.set");
+  }
+  if (auto until = j.find("until")) {
+    p.until = until->as_string("plan.until");
   }
   for (const auto& b : j.at("branches").as_array("plan.branches")) {
     ForkBranch fb;
@@ -53,14 +54,7 @@ ForkPlan ForkPlan::from_json(const Json& j) {
     fb.run.variant = static_cast<int>(b.at("variant").as_int("plan.branches[].variant"));
     fb.run.seed = p.seed;
     fb.dir = b.at("dir").as_string("plan.branches[].dir");
-    for (const auto& o : b.at("overrides").as_array("plan.branches[].overrides")) {
-      const auto& pair = o.as_array("plan.branches[].overrides[]");
-      if (pair.size() != 2) {
-        throw JsonError("plan.branches[].overrides[]: expected [path, value]");
-      }
-      fb.overrides.emplace_back(pair[0].as_string("override path"),
-                                pair[1].as_string("override value"));
-    }
+    fb.overrides = overrides_from_json(b.at("overrides"), "plan.branches[].overrides");
     p.branches.push_back(std::move(fb));
   }
   if (p.branches.empty()) {
@@ -86,6 +80,8 @@ std::vector<ForkPlan> fork_plans(const SweepSpec& spec, const std::vector<RunSpe
       p.scenario = spec.scenario;
       p.seed = r.seed;
       p.fork_at = spec.fork_at;
+      p.sets = spec.sets;
+      p.until = spec.until;
       plans.push_back(std::move(p));
     }
     plans[it->second].branches.push_back(ForkBranch{
@@ -254,16 +250,9 @@ std::vector<WorkerExit> fork_branches(std::size_t count, int parallelism,
       }
       running[pid] = next++;
     }
-    auto child = wait_any_child();
-    if (!child) {
-      continue;
+    if (auto done = wait_for_job(running)) {
+      exits[done->index] = done->exit;
     }
-    auto it = running.find(child->pid);
-    if (it == running.end()) {
-      continue;
-    }
-    exits[it->second] = child->exit;
-    running.erase(it);
   }
   return exits;
 }

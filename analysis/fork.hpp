@@ -39,6 +39,8 @@ struct ForkPlan {
   std::uint64_t seed = 0;
   std::string fork_at;  // as the user gave it: ISO date or offset from the epoch
   int jobs = 1;         // branches running at once inside this worker
+  std::vector<Override> sets;  // the sweep's --set: part of the as-was run, from time 0
+  std::string until;           // the sweep's --until: where every branch stops; empty = end
   std::vector<ForkBranch> branches;
 
   Json to_json() const;

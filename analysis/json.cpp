@@ -1,222 +1,192 @@
 #include "analysis/json.hpp"
 
-#include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
+#include <limits>
+#include <nlohmann/json.hpp>
 
 namespace skysim::analysis {
 
 namespace {
 
-const char* type_name(const Json& j) {
-  if (j.is_null()) {
-    return "null";
-  }
-  if (j.is_bool()) {
-    return "a boolean";
-  }
-  if (j.is_number()) {
-    return "a number";
-  }
-  if (j.is_string()) {
-    return "a string";
-  }
-  return j.is_array() ? "an array" : "an object";
+const nlohmann::json& null_value() {
+  static const nlohmann::json null;
+  return null;
 }
 
-[[noreturn]] void wrong_type(const Json& j, std::string_view what, const char* want) {
-  throw JsonError(std::string(what) + ": expected " + want + ", found " + type_name(j));
-}
-
-class Reader {
- public:
-  explicit Reader(std::string_view text) : s_(text) {}
-
-  Json document() {
-    Json v = value();
-    skip_space();
-    if (pos_ != s_.size()) {
-      fail("trailing characters after the JSON value");
-    }
-    return v;
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& why) const {
-    throw JsonError("JSON parse error at offset " + std::to_string(pos_) + ": " + why);
-  }
-
-  void skip_space() {
-    while (pos_ < s_.size() &&
-           (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\t' || s_[pos_] == '\r')) {
-      ++pos_;
-    }
-  }
-
-  bool consume(std::string_view word) {
-    if (s_.substr(pos_, word.size()) == word) {
-      pos_ += word.size();
-      return true;
-    }
-    return false;
-  }
-
-  Json value() {
-    skip_space();
-    if (pos_ >= s_.size()) {
-      fail("unexpected end of input");
-    }
-    char c = s_[pos_];
-    if (c == '{') {
-      return object();
-    }
-    if (c == '[') {
-      return array();
-    }
-    if (c == '"') {
-      return Json(string());
-    }
-    if (consume("true")) {
-      return Json(true);
-    }
-    if (consume("false")) {
-      return Json(false);
-    }
-    if (consume("null")) {
-      return Json();
-    }
-    return number();
-  }
-
-  Json number() {
-    std::size_t start = pos_;
-    while (pos_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[pos_])) ||
-                                s_[pos_] == '-' || s_[pos_] == '+' || s_[pos_] == '.' ||
-                                s_[pos_] == 'e' || s_[pos_] == 'E')) {
-      ++pos_;
-    }
-    if (start == pos_) {
-      fail(std::string("unexpected character '") + s_[pos_] + "'");
-    }
-    std::string text(s_.substr(start, pos_ - start));
-    char* end = nullptr;
-    double d = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size()) {
-      pos_ = start;
-      fail("malformed number '" + text + "'");
-    }
-    return Json(d);
-  }
-
-  std::string string() {
-    ++pos_;  // opening quote
-    std::string out;
-    while (true) {
-      if (pos_ >= s_.size()) {
-        fail("unterminated string");
-      }
-      char c = s_[pos_++];
-      if (c == '"') {
-        return out;
-      }
-      if (c != '\\') {
-        out += c;
-        continue;
-      }
-      if (pos_ >= s_.size()) {
-        fail("unterminated escape");
-      }
-      char e = s_[pos_++];
-      switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'u': out += unicode_escape(); break;
-        default: fail(std::string("unknown escape '\\") + e + "'");
-      }
-    }
-  }
-
-  // \uXXXX as UTF-8 (surrogate pairs are not expected in skysim's own files).
-  std::string unicode_escape() {
-    if (pos_ + 4 > s_.size()) {
-      fail("short \\u escape");
-    }
-    unsigned code = static_cast<unsigned>(
-        std::strtoul(std::string(s_.substr(pos_, 4)).c_str(), nullptr, 16));
-    pos_ += 4;
-    std::string out;
-    if (code < 0x80) {
-      out += static_cast<char>(code);
-    } else if (code < 0x800) {
-      out += static_cast<char>(0xC0 | (code >> 6));
-      out += static_cast<char>(0x80 | (code & 0x3F));
-    } else {
-      out += static_cast<char>(0xE0 | (code >> 12));
-      out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (code & 0x3F));
-    }
-    return out;
-  }
-
-  Json array() {
-    ++pos_;
-    JsonArray a;
-    skip_space();
-    if (consume("]")) {
-      return Json(std::move(a));
-    }
-    while (true) {
-      a.push_back(value());
-      skip_space();
-      if (consume("]")) {
-        return Json(std::move(a));
-      }
-      if (!consume(",")) {
-        fail(pos_ >= s_.size() ? "unexpected end of input" : "expected ',' or ']' in array");
-      }
-    }
-  }
-
-  Json object() {
-    ++pos_;
-    JsonObject o;
-    skip_space();
-    if (consume("}")) {
-      return Json(std::move(o));
-    }
-    while (true) {
-      skip_space();
-      if (pos_ >= s_.size() || s_[pos_] != '"') {
-        fail("expected a quoted key in object");
-      }
-      std::string key = string();
-      skip_space();
-      if (!consume(":")) {
-        fail("expected ':' after key \"" + key + "\"");
-      }
-      o[key] = value();
-      skip_space();
-      if (consume("}")) {
-        return Json(std::move(o));
-      }
-      if (!consume(",")) {
-        fail(pos_ >= s_.size() ? "unexpected end of input" : "expected ',' or '}' in object");
-      }
-    }
-  }
-
-  std::string_view s_;
-  std::size_t pos_ = 0;
-};
+// Doubles with no fraction are accepted where an integer is expected only while they are
+// exact (|x| < 2^53), so a seed that went through a double somewhere is refused, not rounded.
+constexpr double kExactDouble = 9007199254740992.0;
 
 }  // namespace
+
+Json::Json() : node_(&null_value()) {}
+Json::Json(nlohmann::json&& value)
+    : root_(std::make_shared<const nlohmann::json>(std::move(value))), node_(root_.get()) {}
+Json::Json(bool b) : Json(nlohmann::json(b)) {}
+Json::Json(double d) : Json(nlohmann::json(d)) {}
+Json::Json(std::int64_t i) : Json(nlohmann::json(i)) {}
+Json::Json(std::uint64_t i) : Json(nlohmann::json(i)) {}
+Json::Json(std::string s) : Json(nlohmann::json(std::move(s))) {}
+
+nlohmann::json Json::build(const JsonArray& a) {
+  auto array = nlohmann::json::array();
+  for (const auto& e : a) {
+    array.push_back(*e.node_);
+  }
+  return array;
+}
+
+nlohmann::json Json::build(const JsonObject& o) {
+  auto object = nlohmann::json::object();
+  for (const auto& [k, v] : o) {
+    object[k] = *v.node_;
+  }
+  return object;
+}
+
+Json::Json(JsonArray a) : Json(build(a)) {}
+Json::Json(JsonObject o) : Json(build(o)) {}
+
+bool Json::is_null() const { return node_->is_null(); }
+bool Json::is_bool() const { return node_->is_boolean(); }
+bool Json::is_number() const { return node_->is_number(); }
+bool Json::is_integer() const { return node_->is_number_integer(); }
+bool Json::is_string() const { return node_->is_string(); }
+bool Json::is_array() const { return node_->is_array(); }
+bool Json::is_object() const { return node_->is_object(); }
+
+const char* Json::type_name() const {
+  if (node_->is_number_integer()) {
+    return "an integer";
+  }
+  switch (node_->type()) {
+    case nlohmann::json::value_t::null: return "null";
+    case nlohmann::json::value_t::boolean: return "a boolean";
+    case nlohmann::json::value_t::number_float: return "a number";
+    case nlohmann::json::value_t::string: return "a string";
+    case nlohmann::json::value_t::array: return "an array";
+    case nlohmann::json::value_t::object: return "an object";
+    default: return "a value of another kind";
+  }
+}
+
+void Json::wrong_type(std::string_view what, const char* want) const {
+  throw JsonError(std::string(what) + ": expected " + want + ", found " + type_name());
+}
+
+bool Json::as_bool(std::string_view what) const {
+  if (!is_bool()) {
+    wrong_type(what, "a boolean");
+  }
+  return node_->get<bool>();
+}
+
+double Json::as_number(std::string_view what) const {
+  if (!is_number()) {
+    wrong_type(what, "a number");
+  }
+  return node_->get<double>();
+}
+
+std::int64_t Json::as_int(std::string_view what) const {
+  if (node_->is_number_unsigned()) {
+    auto u = node_->get<std::uint64_t>();
+    if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      throw JsonError(std::string(what) + ": " + std::to_string(u) + " is too large");
+    }
+    return static_cast<std::int64_t>(u);
+  }
+  if (node_->is_number_integer()) {
+    return node_->get<std::int64_t>();
+  }
+  double d = as_number(what);
+  if (d != std::floor(d) || std::abs(d) >= kExactDouble) {
+    throw JsonError(std::string(what) + ": expected an integer, found " + format_double(d));
+  }
+  return static_cast<std::int64_t>(d);
+}
+
+std::uint64_t Json::as_uint64(std::string_view what) const {
+  if (node_->is_number_unsigned()) {
+    return node_->get<std::uint64_t>();
+  }
+  std::int64_t i = as_int(what);
+  if (i < 0) {
+    throw JsonError(std::string(what) + ": expected an unsigned integer, found " +
+                    std::to_string(i));
+  }
+  return static_cast<std::uint64_t>(i);
+}
+
+const std::string& Json::as_string(std::string_view what) const {
+  if (!is_string()) {
+    wrong_type(what, "a string");
+  }
+  return node_->get_ref<const std::string&>();
+}
+
+JsonArray Json::as_array(std::string_view what) const {
+  if (!is_array()) {
+    wrong_type(what, "an array");
+  }
+  JsonArray out;
+  out.reserve(node_->size());
+  for (const auto& e : *node_) {
+    out.push_back(Json(root_, &e));
+  }
+  return out;
+}
+
+JsonObject Json::as_object(std::string_view what) const {
+  if (!is_object()) {
+    wrong_type(what, "an object");
+  }
+  JsonObject out;
+  for (const auto& [k, v] : node_->items()) {
+    out.emplace(k, Json(root_, &v));
+  }
+  return out;
+}
+
+std::optional<Json> Json::find(const std::string& key) const {
+  if (!is_object()) {
+    wrong_type("object", "an object");
+  }
+  auto it = node_->find(key);
+  if (it == node_->end()) {
+    return std::nullopt;
+  }
+  return Json(root_, &*it);
+}
+
+Json Json::at(const std::string& key) const {
+  auto j = find(key);
+  if (!j) {
+    throw JsonError("missing key \"" + key + "\"");
+  }
+  return *j;
+}
+
+// Invalid UTF-8 (a worker's last log line may hold any bytes) is replaced, not an exception.
+std::string Json::dump() const {
+  return node_->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string Json::dump_pretty() const {
+  return node_->dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+Json Json::parse(std::string_view text) {
+  try {
+    return Json(nlohmann::json::parse(text.begin(), text.end()));
+  } catch (const nlohmann::json::parse_error& e) {
+    // "[json.exception.parse_error.101] parse error at line 1, column 9: ..." without the tag.
+    std::string why = e.what();
+    auto tag_end = why.find("] ");
+    throw JsonError("JSON " + (tag_end == std::string::npos ? why : why.substr(tag_end + 2)));
+  }
+}
 
 std::string format_double(double x) {
   if (std::isnan(x)) {
@@ -229,154 +199,5 @@ std::string format_double(double x) {
   std::snprintf(buf, sizeof buf, "%.17g", x);
   return buf;
 }
-
-std::string json_quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
-
-Json::Json(JsonArray a)
-    : type_(Type::array), a_(std::make_shared<const JsonArray>(std::move(a))) {}
-Json::Json(JsonObject o)
-    : type_(Type::object), o_(std::make_shared<const JsonObject>(std::move(o))) {}
-
-bool Json::as_bool(std::string_view what) const {
-  if (!is_bool()) {
-    wrong_type(*this, what, "a boolean");
-  }
-  return b_;
-}
-
-double Json::as_number(std::string_view what) const {
-  if (!is_number()) {
-    wrong_type(*this, what, "a number");
-  }
-  return d_;
-}
-
-std::int64_t Json::as_int(std::string_view what) const {
-  double d = as_number(what);
-  if (d != std::floor(d) || std::abs(d) > 9.0e15) {
-    throw JsonError(std::string(what) + ": expected an integer, found " + format_double(d));
-  }
-  return static_cast<std::int64_t>(d);
-}
-
-const std::string& Json::as_string(std::string_view what) const {
-  if (!is_string()) {
-    wrong_type(*this, what, "a string");
-  }
-  return s_;
-}
-
-const JsonArray& Json::as_array(std::string_view what) const {
-  if (!is_array()) {
-    wrong_type(*this, what, "an array");
-  }
-  return *a_;
-}
-
-const JsonObject& Json::as_object(std::string_view what) const {
-  if (!is_object()) {
-    wrong_type(*this, what, "an object");
-  }
-  return *o_;
-}
-
-const Json* Json::find(const std::string& key) const {
-  const auto& o = as_object("object");
-  auto it = o.find(key);
-  return it == o.end() ? nullptr : &it->second;
-}
-
-const Json& Json::at(const std::string& key) const {
-  const Json* j = find(key);
-  if (j == nullptr) {
-    throw JsonError("missing key \"" + key + "\"");
-  }
-  return *j;
-}
-
-std::string Json::dump() const {
-  std::string out;
-  write(out, -1, 0);
-  return out;
-}
-
-std::string Json::dump_pretty() const {
-  std::string out;
-  write(out, 2, 0);
-  out += '\n';
-  return out;
-}
-
-void Json::write(std::string& out, int indent, int depth) const {
-  auto newline = [&](int d) {
-    if (indent >= 0) {
-      out += '\n';
-      out.append(static_cast<std::size_t>(indent * d), ' ');
-    }
-  };
-  switch (type_) {
-    case Type::null: out += "null"; break;
-    case Type::boolean: out += b_ ? "true" : "false"; break;
-    case Type::number: {
-      double d = d_;
-      out += std::isfinite(d) ? format_double(d) : "null";  // JSON has no NaN or infinity
-      break;
-    }
-    case Type::string: out += json_quote(s_); break;
-    case Type::array: {
-      const auto& a = *a_;
-      out += '[';
-      for (std::size_t i = 0; i < a.size(); ++i) {
-        out += i ? "," : "";
-        newline(depth + 1);
-        a[i].write(out, indent, depth + 1);
-      }
-      if (!a.empty()) {
-        newline(depth);
-      }
-      out += ']';
-      break;
-    }
-    case Type::object: {
-      const auto& o = *o_;
-      out += '{';
-      bool first = true;
-      for (const auto& [k, v] : o) {
-        out += first ? "" : ",";
-        first = false;
-        newline(depth + 1);
-        out += json_quote(k);
-        out += indent >= 0 ? ": " : ":";
-        v.write(out, indent, depth + 1);
-      }
-      if (!o.empty()) {
-        newline(depth);
-      }
-      out += '}';
-    }
-  }
-}
-
-Json Json::parse(std::string_view text) { return Reader(text).document(); }
 
 }  // namespace skysim::analysis

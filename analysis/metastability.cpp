@@ -364,7 +364,7 @@ std::set<std::string> counter_columns(const Json& summary) {
   std::set<std::string> out;
   for (const auto& [key, series] : summary.at("metrics").as_object("summary.metrics")) {
     if (series.is_object()) {
-      if (const Json* type = series.find("type");
+      if (auto type = series.find("type");
           type && type->is_string() && type->as_string() == "counter") {
         out.insert(key);
       }

@@ -110,29 +110,43 @@ std::string compare_body(const Json& c, const fs::path& dir) {
           std::to_string(c.at("runs_ok").as_int()) + " ok of " +
           std::to_string(c.at("runs_total").as_int()) + "</td></tr>\n</table>\n";
   body += "<p>Each table: mean over seeds, 95&nbsp;% confidence interval (Student t), ratio of "
-          "the mean to the first variant's, and whether the interval overlaps the first "
-          "variant's.</p>\n";
+          "the mean to the first variant's, and the paired comparison with the first variant: "
+          "the mean of the per-seed differences (every variant runs the same seeds), its "
+          "95&nbsp;% interval and the p-value of a paired t-test; &ldquo;differs&rdquo; when "
+          "p &lt; 0.05.</p>\n";
   for (const auto& t : c.at("tables").as_array()) {
-    body += "<h2>" + html_escape(t.at("metric").as_string()) + "</h2>\n<table>\n"
+    auto unit = t.find("unit");
+    std::string unit_text = unit && !unit->as_string().empty()
+                                ? " <small>[" + html_escape(unit->as_string()) + "]</small>"
+                                : "";
+    body += "<h2>" + html_escape(t.at("metric").as_string()) + unit_text + "</h2>\n<table>\n"
             "<tr><th>variant</th><th>n</th><th>mean</th><th>95% CI</th><th>sd</th>"
-            "<th>ratio to first</th><th>vs first</th></tr>\n";
+            "<th>ratio to first</th><th>diff (paired)</th><th>diff 95% CI</th><th>p</th>"
+            "<th>vs first</th></tr>\n";
     for (const auto& r : t.at("rows").as_array()) {
       bool first = r.at("variant").as_int() == 0;
-      bool overlaps = r.at("overlaps_first").as_bool();
-      bool have = r.at("n").as_int() > 0;
-      std::string mark = first ? "base" : !have ? "&ndash;" : overlaps ? "overlaps" : "differs";
+      auto paired = r.find("paired");
+      bool have = paired && !paired->is_null();
+      bool differs = have && paired->at("differs").as_bool();
+      std::string mark = first ? "base" : !have ? "&ndash;" : differs ? "differs" : "same";
+      std::string diff = "<td>&ndash;</td><td>&ndash;</td><td>&ndash;</td>";
+      if (have) {
+        diff = "<td>" + num(paired->at("mean").as_number()) + "</td><td>[" +
+               num(paired->at("ci95_low").as_number()) + ", " +
+               num(paired->at("ci95_high").as_number()) + "]</td><td>" +
+               num(paired->at("p_value").as_number(), "%.4f") + "</td>";
+      }
       body += "<tr><td>" + html_escape(r.at("label").as_string()) + "</td><td>" +
               std::to_string(r.at("n").as_int()) + "</td><td>" +
               num(number_or_nan(r.at("mean"))) + "</td><td>[" +
               num(number_or_nan(r.at("ci95_low"))) + ", " +
               num(number_or_nan(r.at("ci95_high"))) + "]</td><td>" +
               num(number_or_nan(r.at("sd"))) + "</td><td>" +
-              num(number_or_nan(r.at("ratio_to_first")), "%.3f") + "</td><td" +
-              (!first && have && !overlaps ? " class=\"differs\"" : "") + ">" + mark +
-              "</td></tr>\n";
+              num(number_or_nan(r.at("ratio_to_first")), "%.3f") + "</td>" + diff + "<td" +
+              (differs ? " class=\"differs\"" : "") + ">" + mark + "</td></tr>\n";
     }
     body += "</table>\n";
-    if (const Json* trend = t.find("trend")) {
+    if (auto trend = t.find("trend")) {
       body += "<p>Trend: " + num(trend->at("slope").as_number()) + " per unit of <code>" +
               html_escape(trend->at("parameter").as_string()) + "</code> (95% CI [" +
               num(trend->at("slope_ci95_low").as_number()) + ", " +
@@ -146,7 +160,7 @@ std::string compare_body(const Json& c, const fs::path& dir) {
     for (const auto& f : failures) {
       body += "<p>run " + std::to_string(f.at("run").as_int()) + " (" +
               html_escape(f.at("label").as_string()) + ", seed " +
-              std::to_string(f.at("seed").as_int()) + "): " +
+              std::to_string(f.at("seed").as_uint64()) + "): " +
               html_escape(f.at("failure").as_string()) + "<br>reproduce: <code>" +
               html_escape(f.at("reproducer").as_string()) + "</code></p>\n";
     }
@@ -197,7 +211,7 @@ std::string write_report(const std::string& dir_text, const RunReportInputs& run
   } else if (fs::exists(dir / "summary.json")) {
     Json s = Json::parse(read_file_text((dir / "summary.json").string()));
     std::string name = "run";
-    if (const Json* sc = s.find("scenario"); sc != nullptr && sc->is_string()) {
+    if (auto sc = s.find("scenario"); sc && sc->is_string()) {
       name = sc->as_string();
     }
     html = page("skysim run: " + name, run_body(s, dir, run));

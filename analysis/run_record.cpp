@@ -12,9 +12,9 @@ void flatten(const Json& j, const std::string& prefix, std::map<std::string, dou
   } else if (j.is_object()) {
     // A kernel metric series (sim/metrics.cpp): {"type", "name", "labels", "value"} for
     // counters and gauges — the series key alone names it; histograms keep .count, .p99, ...
-    const Json* type = j.find("type");
-    const Json* value = j.find("value");
-    if (type != nullptr && type->is_string() && value != nullptr && value->is_number()) {
+    auto type = j.find("type");
+    auto value = j.find("value");
+    if (type && type->is_string() && value && value->is_number()) {
       out[prefix] = value->as_number();
       return;
     }
@@ -39,8 +39,7 @@ std::string to_json_line(const SweepSpec& spec, const RunRecord& r) {
   for (const auto& [name, value] : r.metrics) {
     metrics[name] = Json(value);
   }
-  JsonObject line{{"sweep", spec.to_json()},
-                  {"run", Json(r.run.index)},
+  JsonObject line{{"run", Json(r.run.index)},
                   {"variant", Json(r.run.variant)},
                   {"overrides", std::move(overrides)},
                   {"seed", Json(r.run.seed)},
@@ -57,14 +56,40 @@ std::string to_json_line(const SweepSpec& spec, const RunRecord& r) {
   return Json(std::move(line)).dump();
 }
 
-RunRecord from_json_line(std::string_view text, std::string_view where, SweepSpec& spec) {
+std::string header_line(const RunsHeader& h) {
+  return Json(JsonObject{{"format", kRunsFormat},
+                         {"sweep", h.spec.to_json()},
+                         {"build", h.build},
+                         {"scenario_hash", h.scenario_hash}})
+      .dump();
+}
+
+RunsHeader header_from_line(std::string_view text, std::string_view where) {
   try {
     Json j = Json::parse(text);
-    spec = SweepSpec::from_json(j.at("sweep"));
+    auto format = j.is_object() ? j.find("format") : std::nullopt;
+    if (!format || !format->is_string() || format->as_string() != kRunsFormat) {
+      throw JsonError(std::string("not a runs header (expected {\"format\": \"") + kRunsFormat +
+                      "\", ...} as the first line; a file from an older skysim carries the "
+                      "sweep on every line: re-run it, or merge it with that skysim)");
+    }
+    return RunsHeader{SweepSpec::from_json(j.at("sweep")), j.at("build").as_string("build"),
+                      j.at("scenario_hash").as_string("scenario_hash")};
+  } catch (const JsonError& e) {
+    throw JsonError(std::string(where) + ": " + e.what());
+  }
+}
+
+RunRecord from_json_line(std::string_view text, std::string_view where, const SweepSpec& spec) {
+  try {
+    Json j = Json::parse(text);
+    if (j.is_object() && j.find("format")) {
+      throw JsonError("a second header record (two runs files concatenated?)");
+    }
     RunRecord r;
     r.run.index = static_cast<int>(j.at("run").as_int("run"));
     r.run.variant = static_cast<int>(j.at("variant").as_int("variant"));
-    r.run.seed = static_cast<std::uint64_t>(j.at("seed").as_int("seed"));
+    r.run.seed = j.at("seed").as_uint64("seed");
     auto seeds = static_cast<int>(spec.seeds.size());
     auto variants = static_cast<int>(spec.variants().size());
     if (seeds == 0 || r.run.index < 0 || r.run.index >= seeds * variants ||
@@ -72,7 +97,7 @@ RunRecord from_json_line(std::string_view text, std::string_view where, SweepSpe
         spec.seeds[static_cast<std::size_t>(r.run.index % seeds)] != r.run.seed) {
       throw JsonError("run " + std::to_string(r.run.index) + " (variant " +
                       std::to_string(r.run.variant) + ", seed " + std::to_string(r.run.seed) +
-                      ") is not a run of the sweep the line describes");
+                      ") is not a run of the sweep in the file's header");
     }
     const auto& status = j.at("status").as_string("status");
     if (status != "ok" && status != "failed") {
@@ -80,10 +105,10 @@ RunRecord from_json_line(std::string_view text, std::string_view where, SweepSpe
     }
     r.ok = status == "ok";
     r.exit_code = static_cast<int>(j.at("exit_code").as_int("exit_code"));
-    if (const Json* f = j.find("failure")) {
+    if (auto f = j.find("failure")) {
       r.failure = f->as_string("failure");
     }
-    if (const Json* f = j.find("fingerprint")) {
+    if (auto f = j.find("fingerprint")) {
       r.fingerprint = f->as_string("fingerprint");
     }
     for (const auto& [name, value] : j.at("metrics").as_object("metrics")) {

@@ -55,6 +55,37 @@ double ratio_of_means(const SampleSummary& base, const SampleSummary& other) {
   return other.mean / base.mean;
 }
 
+PairedDifference paired_difference(std::span<const double> base, std::span<const double> other,
+                                   double confidence) {
+  if (base.size() != other.size()) {
+    throw std::invalid_argument("paired_difference: the variants have different seed counts");
+  }
+  if (base.size() < 2) {
+    throw std::invalid_argument("paired_difference: needs at least 2 seeds, got " +
+                                std::to_string(base.size()));
+  }
+  std::vector<double> d(base.size());
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    d[i] = other[i] - base[i];
+  }
+  SampleSummary s = summarize(d, confidence);  // checks finiteness; CI of mean(d)
+  PairedDifference p;
+  p.n = s.n;
+  p.mean = s.mean;
+  p.sd = s.sd;
+  p.ci_low = s.ci_low;
+  p.ci_high = s.ci_high;
+  if (p.sd == 0) {
+    p.p_value = p.mean == 0 ? 1.0 : 0.0;
+  } else {
+    double t = p.mean / (p.sd / std::sqrt(static_cast<double>(p.n)));
+    boost::math::students_t dist(static_cast<double>(p.n - 1));
+    p.p_value = std::min(1.0, 2 * boost::math::cdf(boost::math::complement(dist, std::abs(t))));
+  }
+  p.differs = p.p_value < 1 - confidence;
+  return p;
+}
+
 LinearFit fit_line(std::span<const double> x, std::span<const double> y, double confidence) {
   if (x.size() != y.size()) {
     throw std::invalid_argument("fit_line: x and y differ in length");

@@ -9,9 +9,6 @@ namespace skysim::analysis {
 
 namespace {
 
-// Seeds travel through JSON numbers (doubles), so they must stay exactly representable.
-constexpr std::uint64_t kMaxSeed = (std::uint64_t{1} << 53) - 1;
-
 std::vector<std::string_view> split(std::string_view s, char sep) {
   std::vector<std::string_view> out;
   std::size_t start = 0;
@@ -28,9 +25,9 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 std::uint64_t parse_seed(std::string_view text, std::string_view whole) {
   std::uint64_t v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || v > kMaxSeed) {
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size()) {
     throw std::invalid_argument("--seeds " + std::string(whole) + ": '" + std::string(text) +
-                                "' is not a seed (an integer from 0 to 2^53-1)");
+                                "' is not a seed (an integer from 0 to 2^64-1)");
   }
   return v;
 }
@@ -46,6 +43,26 @@ int parse_positive(std::string_view text, std::string_view whole) {
 }
 
 }  // namespace
+
+Json overrides_json(const std::vector<Override>& overrides) {
+  JsonArray out;
+  for (const auto& [path, value] : overrides) {
+    out.push_back(JsonArray{Json(path), Json(value)});
+  }
+  return out;
+}
+
+std::vector<Override> overrides_from_json(const Json& j, const std::string& what) {
+  std::vector<Override> out;
+  for (const auto& set : j.as_array(what)) {
+    auto pair = set.as_array(what + "[]");
+    if (pair.size() != 2) {
+      throw JsonError(what + ": expected [path, value] pairs");
+    }
+    out.emplace_back(pair[0].as_string(what + "[0]"), pair[1].as_string(what + "[1]"));
+  }
+  return out;
+}
 
 std::string Variant::label() const {
   if (!name.empty()) {
@@ -79,6 +96,14 @@ Variant SweepSpec::variant(int index) const {
     rest /= radix;
   }
   return v;
+}
+
+std::vector<Override> SweepSpec::run_overrides(int variant_index) const {
+  std::vector<Override> out = sets;
+  for (const auto& o : variant(variant_index).overrides) {
+    out.push_back(o);
+  }
+  return out;
 }
 
 std::vector<Variant> SweepSpec::variants() const {
@@ -124,14 +149,16 @@ Json SweepSpec::to_json() const {
   if (!fork_at.empty()) {
     o["fork_at"] = fork_at;  // only when set: unforked sweeps keep their bytes
   }
+  if (!sets.empty()) {  // likewise
+    o["set"] = overrides_json(sets);
+  }
+  if (!until.empty()) {
+    o["until"] = until;
+  }
   if (!named.empty()) {  // likewise only when used
     JsonArray ns;
     for (const auto& n : named) {
-      JsonArray sets;
-      for (const auto& [path, value] : n.overrides) {
-        sets.push_back(JsonArray{Json(path), Json(value)});
-      }
-      ns.push_back(JsonObject{{"name", n.name}, {"set", std::move(sets)}});
+      ns.push_back(JsonObject{{"name", n.name}, {"set", overrides_json(n.overrides)}});
     }
     o["variants"] = std::move(ns);
   }
@@ -152,26 +179,24 @@ SweepSpec SweepSpec::from_json(const Json& j) {
     s.vary.push_back(std::move(vary));
   }
   for (const auto& seed : j.at("seeds").as_array("sweep.seeds")) {
-    s.seeds.push_back(static_cast<std::uint64_t>(seed.as_int("sweep.seeds[]")));
+    s.seeds.push_back(seed.as_uint64("sweep.seeds[]"));
   }
   for (const auto& m : j.at("metrics").as_array("sweep.metrics")) {
     s.metrics.push_back(m.as_string("sweep.metrics[]"));
   }
-  if (const Json* f = j.find("fork_at")) {
+  if (auto f = j.find("fork_at")) {
     s.fork_at = f->as_string("sweep.fork_at");
   }
-  if (const Json* ns = j.find("variants")) {
+  if (auto f = j.find("set")) {
+    s.sets = overrides_from_json(*f, "sweep.set");
+  }
+  if (auto f = j.find("until")) {
+    s.until = f->as_string("sweep.until");
+  }
+  if (auto ns = j.find("variants")) {
     for (const auto& n : ns->as_array("sweep.variants")) {
-      NamedVariant v{n.at("name").as_string("sweep.variants.name"), {}};
-      for (const auto& set : n.at("set").as_array("sweep.variants.set")) {
-        const auto& pair = set.as_array("sweep.variants.set[]");
-        if (pair.size() != 2) {
-          throw JsonError("sweep.variants.set: expected [path, value] pairs");
-        }
-        v.overrides.emplace_back(pair[0].as_string("sweep.variants.set[0]"),
-                                 pair[1].as_string("sweep.variants.set[1]"));
-      }
-      s.named.push_back(std::move(v));
+      s.named.push_back(NamedVariant{n.at("name").as_string("sweep.variants.name"),
+                                     overrides_from_json(n.at("set"), "sweep.variants.set")});
     }
   }
   return s;
@@ -256,8 +281,8 @@ std::vector<std::uint64_t> parse_seeds(std::string_view text) {
       throw std::invalid_argument("--seeds " + std::string(text) +
                                   ": more than a million seeds in one range");
     }
-    for (auto s = lo; s <= hi; ++s) {
-      add(s);
+    for (std::uint64_t k = 0; k <= hi - lo; ++k) {  // not s <= hi: hi may be 2^64 - 1
+      add(lo + k);
     }
   }
   return out;
@@ -300,13 +325,22 @@ std::string shell_word(std::string_view word) {
 std::string reproducer(const SweepSpec& spec, const RunSpec& run) {
   std::string out =
       "skysim run " + shell_word(spec.scenario) + " --seed " + std::to_string(run.seed);
-  for (const auto& [path, value] : spec.variant(run.variant).overrides) {
+  for (const auto& [path, value] : spec.run_overrides(run.variant)) {
     out += " --set " + shell_word(path + "=" + value);
+  }
+  if (!spec.until.empty()) {
+    out += " --until " + shell_word(spec.until);
   }
   if (!spec.fork_at.empty()) {
     // A branch is not a plain run: replay it as a one-variant, one-seed forked compare.
     out = "skysim compare " + shell_word(spec.scenario) + " --seeds " + std::to_string(run.seed) +
           " --fork-at " + shell_word(spec.fork_at);
+    for (const auto& [path, value] : spec.sets) {
+      out += " --set " + shell_word(path + "=" + value);
+    }
+    if (!spec.until.empty()) {
+      out += " --until " + shell_word(spec.until);
+    }
     for (const auto& [path, value] : spec.variant(run.variant).overrides) {
       out += " --vary " + shell_word(path + "=" + value);
     }

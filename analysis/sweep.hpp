@@ -55,6 +55,10 @@ struct SweepSpec {
   std::vector<NamedVariant> named;   // --variant, in the order given; excludes --vary
   std::vector<std::uint64_t> seeds;  // in the order given
   std::vector<std::string> metrics;  // --metric filter; empty = every metric the runs report
+  // --set path=value: applied to every run, before the variant's own overrides (which win on
+  // the same path), so a compare can hold a parameter fixed without editing the file.
+  std::vector<Override> sets;
+  std::string until;  // --until DATE or offset: every run stops there; empty = the full run
   // --fork-at DATE: variants branch from the as-was run at this instant (analysis/fork.hpp);
   // empty = every run starts from time 0. Part of the sweep's identity, so merge checks it.
   std::string fork_at;
@@ -62,11 +66,17 @@ struct SweepSpec {
   std::vector<Variant> variants() const;  // first --vary varies slowest
   std::vector<RunSpec> runs() const;      // variant-major, then seeds
   Variant variant(int index) const;
+  // What a run of this variant passes as --set: the sweep's sets, then the variant's.
+  std::vector<Override> run_overrides(int variant_index) const;
 
   // Self-describing form carried on every shard line; merge checks all lines agree on it.
   Json to_json() const;
   static SweepSpec from_json(const Json& j);
 };
+
+// A --set list as JSON, [[path, value], ...], and back (throws JsonError naming `what`).
+Json overrides_json(const std::vector<Override>& overrides);
+std::vector<Override> overrides_from_json(const Json& j, const std::string& what);
 
 // Parsers for the command-line forms; each throws std::invalid_argument naming the input.
 Vary parse_vary(std::string_view text);                      // "path=a,b,c"

@@ -47,9 +47,13 @@ std::vector<std::string> worker_argv(const RunnerOptions& opt, const SweepSpec& 
                                      const RunSpec& run) {
   std::vector<std::string> argv{opt.program, "run", spec.scenario, "--seed",
                                 std::to_string(run.seed)};
-  for (const auto& [path, value] : spec.variant(run.variant).overrides) {
+  for (const auto& [path, value] : spec.run_overrides(run.variant)) {
     argv.push_back("--set");
     argv.push_back(path + "=" + value);
+  }
+  if (!spec.until.empty()) {
+    argv.push_back("--until");
+    argv.push_back(spec.until);
   }
   argv.push_back("--out");
   argv.push_back((fs::path(opt.runs_dir) / run_dir_name(run)).string());
@@ -66,7 +70,7 @@ void read_summary(const std::string& dir, RunRecord& record) {
   } catch (const JsonError& e) {
     throw JsonError(path + ": " + e.what());
   }
-  if (const Json* f = summary.find("fingerprint")) {
+  if (auto f = summary.find("fingerprint")) {
     record.fingerprint = f->is_string() ? f->as_string() : format_double(f->as_number());
   }
 }
@@ -88,7 +92,8 @@ std::string last_line(const std::string& log_path) {
 }  // namespace
 
 std::vector<RunRecord> execute_runs(const SweepSpec& spec, const std::vector<RunSpec>& runs,
-                                    const RunnerOptions& opt, std::ostream* progress) {
+                                    const RunnerOptions& opt, std::ostream* progress,
+                                    const std::function<void(const RunRecord&)>& check_first) {
   fs::create_directories(opt.runs_dir);
   std::vector<WorkerJob> jobs;
   for (const auto& run : runs) {
@@ -118,6 +123,9 @@ std::vector<RunRecord> execute_runs(const SweepSpec& spec, const std::vector<Run
       *progress << "[" << finished << "/" << runs.size() << "] run " << r.run.index << " "
                 << spec.variant(r.run.variant).label() << " seed " << r.run.seed << ": "
                 << (r.ok ? "ok" : r.failure) << "\n";
+    }
+    if (i == 0 && r.ok && check_first) {
+      check_first(r);
     }
   };
   run_workers(jobs, opt.jobs, collect);

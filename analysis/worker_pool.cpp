@@ -1,6 +1,7 @@
 #include "analysis/worker_pool.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,6 +64,20 @@ std::optional<ChildExit> wait_any_child() {
   return ChildExit{pid, decode_wait_status(status)};
 }
 
+std::optional<JobExit> wait_for_job(std::map<int, std::size_t>& running) {
+  auto child = wait_any_child();
+  if (!child) {
+    return std::nullopt;
+  }
+  auto it = running.find(child->pid);
+  if (it == running.end()) {
+    return std::nullopt;  // not ours to account for
+  }
+  JobExit done{it->second, child->exit};
+  running.erase(it);
+  return done;
+}
+
 std::string WorkerExit::describe() const {
   if (signal != 0) {
     return "killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
@@ -100,24 +115,33 @@ std::vector<WorkerExit> run_workers(const std::vector<WorkerJob>& jobs, int para
     }
     running[pid] = next++;
   };
-  while (next < jobs.size() || !running.empty()) {
-    while (next < jobs.size() && static_cast<int>(running.size()) < parallelism) {
-      start_one();
+  // An exception from on_done (compare found the sweep is wrong: a metric no run reports)
+  // or from fork stops the pool: the children still running are killed and reaped, so no
+  // worker outlives the call or burns CPU on a sweep that will not be reported.
+  try {
+    while (next < jobs.size() || !running.empty()) {
+      while (next < jobs.size() && static_cast<int>(running.size()) < parallelism) {
+        start_one();
+      }
+      auto done = wait_for_job(running);
+      if (!done) {
+        continue;
+      }
+      exits[done->index] = done->exit;
+      if (on_done) {
+        on_done(done->index, exits[done->index]);
+      }
     }
-    auto child = wait_any_child();
-    if (!child) {
-      continue;
+  } catch (...) {
+    for (const auto& [pid, index] : running) {
+      ::kill(pid, SIGKILL);
     }
-    auto it = running.find(child->pid);
-    if (it == running.end()) {
-      continue;
+    for (const auto& [pid, index] : running) {
+      int status = 0;
+      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
     }
-    std::size_t index = it->second;
-    running.erase(it);
-    exits[index] = child->exit;
-    if (on_done) {
-      on_done(index, exits[index]);
-    }
+    throw;
   }
   return exits;
 }

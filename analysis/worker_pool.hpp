@@ -4,6 +4,7 @@
 // a run and a crash, a leak or an abort in one run cannot touch another.
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,9 +30,19 @@ struct ChildExit {
 };
 std::optional<ChildExit> wait_any_child();
 
+// Waits for one of `running` (pid -> job index) to end, removes it and returns its index and
+// exit; nullopt when the wait was interrupted or another child of the process ended.
+struct JobExit {
+  std::size_t index = 0;
+  WorkerExit exit;
+};
+std::optional<JobExit> wait_for_job(std::map<int, std::size_t>& running);
+
 // Runs every job, at most `parallelism` at once, in the order given. `on_done` is called from
 // the calling thread as each job ends (completion order, which may differ from job order).
-// Returns the exits in job order. Throws std::system_error when fork fails.
+// Returns the exits in job order. Throws std::system_error when fork fails. When on_done
+// throws, the jobs still running are killed (SIGKILL) and reaped, none is started, and the
+// exception propagates.
 
 std::vector<WorkerExit> run_workers(const std::vector<WorkerJob>& jobs, int parallelism,
                                     const std::function<void(std::size_t, const WorkerExit&)>&

@@ -1,5 +1,5 @@
-// skysim merge SHARD.jsonl... [--out DIR]: the tables, files and exit status of the unsharded
-// compare, from the JSON lines its shards wrote.
+// skysim merge SHARD.jsonl... [--out DIR] [--metric NAME]...: the tables, files and exit status
+// of the unsharded compare, from the JSON lines its shards wrote; --metric re-tabulates.
 #include <filesystem>
 #include <iostream>
 
@@ -14,6 +14,7 @@ namespace {
 struct MergeArgs {
   std::vector<std::string> files;
   std::string out;
+  std::vector<std::string> metrics;
   bool no_plots = false;
 };
 
@@ -30,7 +31,7 @@ void merge(const MergeArgs& a) {
   }
   int status = 0;
   try {
-    status = analysis::run_merge(a.files, out, !a.no_plots, std::cout, std::cerr);
+    status = analysis::run_merge({a.files, out, !a.no_plots, a.metrics}, std::cout, std::cerr);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   } catch (const analysis::JsonError& e) {
@@ -45,10 +46,16 @@ void merge(const MergeArgs& a) {
 }  // namespace
 
 void register_merge(CLI::App& app) {
-  auto* cmd = app.add_subcommand("merge", "Combine compare shards (JSON lines) into one compare");
+  auto* cmd = app.add_subcommand("merge", "Combine compare shards (JSON lines) into one compare; refuses shards of another build "
+      "or scenario file");
   auto* a = new MergeArgs;
-  cmd->add_option("files", a->files, "Shard files written by compare --shard")->required();
+  cmd->add_option("files", a->files,
+                  "Shard files written by compare --shard, or a compare's runs.jsonl")
+      ->required();
   cmd->add_option("--out", a->out, "Output directory (default: the first file's directory)");
+  cmd->add_option("--metric", a->metrics,
+                  "Tabulate this metric instead of the shards' --metric list (repeatable; any "
+                  "metric the runs reported)");
   cmd->add_flag("--no-plots", a->no_plots, "Skip the gnuplot plots");
   cmd->callback([a] { merge(*a); });
 }

@@ -11,6 +11,7 @@
 #include "app/commands.hpp"
 #include "app/output_dir.hpp"
 #include "app/run_openmetrics.hpp"
+#include "app/run_until.hpp"
 #include "scenarios/loader.hpp"
 #include "scenarios/runner.hpp"
 #include "scenarios/units.hpp"
@@ -78,19 +79,7 @@ void run_scenario(const RunArgs& a) {
       scenarios::load_scenario_file(a.file, scenarios::builtin_registry(), opts);
   std::optional<sim::Time> until;
   if (!a.until.empty()) {
-    std::int64_t t = 0;
-    try {
-      t = scenarios::parse_date_or_offset(a.until, scenario.epoch_unix_ns);
-    } catch (const scenarios::UnitError& e) {
-      throw UsageError("--until: " + std::string(e.what()) + " (expected " + e.expected() + ")");
-    }
-    if (t < scenario.epoch_unix_ns || t - scenario.epoch_unix_ns > scenario.duration) {
-      throw UsageError("--until " + a.until + " is outside the run, which spans " +
-                       sim::format_iso8601(scenario.epoch_unix_ns) + " .. " +
-                       sim::format_iso8601(scenario.epoch_unix_ns + scenario.duration) + " (" +
-                       sim::format_duration(scenario.duration) + ")");
-    }
-    until = t - scenario.epoch_unix_ns;
+    until = parse_until(scenario, a.until);
   }
   // Before the run: a bad --out must not cost the whole simulation.
   std::string out =

@@ -4,9 +4,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 
 #include "analysis/sweep_runner.hpp"
+#include "app/run_until.hpp"
 #include "scenarios/loader.hpp"
 #include "scenarios/model_registry.hpp"
 #include "scenarios/runner.hpp"
@@ -96,12 +98,15 @@ sim::Time fork_time(const scenarios::Scenario& base, const std::string& fork_at)
 }
 
 std::vector<ForkChange> resolve_fork_changes(const std::string& scenario_file, std::uint64_t seed,
+                                             const std::vector<analysis::Override>& base,
                                              const std::vector<analysis::Override>& overrides,
                                              std::string* resolved_yaml) {
   // The variant is loaded like a from-the-start run, so its values are parsed, unit-converted and
   // range-checked by the loader; the fork then applies them, unconditionally, at the instant
   // (the live value may differ from the file's: the timeline may have changed it already).
-  scenarios::Scenario variant = load(scenario_file, seed, overrides);
+  std::vector<analysis::Override> all = base;
+  all.insert(all.end(), overrides.begin(), overrides.end());
+  scenarios::Scenario variant = load(scenario_file, seed, all);
   std::vector<ForkChange> changes;
   for (const auto& [path, value] : overrides) {
     auto parts = split_dots(path);
@@ -154,10 +159,14 @@ std::vector<ForkChange> resolve_fork_changes(const std::string& scenario_file, s
 
 void check_fork_sweep(const analysis::SweepSpec& spec) {
   std::uint64_t seed = spec.seeds.empty() ? 1 : spec.seeds.front();
-  scenarios::Scenario base = load(spec.scenario, seed, {});
-  fork_time(base, spec.fork_at);
+  scenarios::Scenario base = load(spec.scenario, seed, spec.sets);
+  sim::Time at = fork_time(base, spec.fork_at);
+  if (!spec.until.empty() && parse_until(base, spec.until) <= at) {
+    throw std::invalid_argument("--until " + spec.until + " is not after --fork-at " +
+                                spec.fork_at + ": the branches would not run");
+  }
   for (const auto& v : spec.variants()) {
-    resolve_fork_changes(spec.scenario, seed, v.overrides);
+    resolve_fork_changes(spec.scenario, seed, spec.sets, v.overrides);
   }
 }
 
@@ -195,15 +204,20 @@ analysis::Json changes_json(const std::vector<ForkChange>& changes) {
 
 int run_fork_plan(const analysis::ForkPlan& plan) {
   using Clock = std::chrono::steady_clock;
-  scenarios::Scenario base = load(plan.scenario, plan.seed, {});
+  scenarios::Scenario base = load(plan.scenario, plan.seed, plan.sets);
   sim::Time at = fork_time(base, plan.fork_at);
+  std::optional<sim::Time> until;
+  if (!plan.until.empty()) {
+    until = parse_until(base, plan.until);
+  }
   std::string at_text = sim::format_iso8601(base.epoch_unix_ns + at);
   // Every branch's changes are resolved before the prefix runs: a bad override fails fast.
   std::vector<std::vector<ForkChange>> changes;
   std::vector<std::string> yamls(plan.branches.size());
   for (std::size_t i = 0; i < plan.branches.size(); ++i) {
     changes.push_back(
-        resolve_fork_changes(plan.scenario, plan.seed, plan.branches[i].overrides, &yamls[i]));
+        resolve_fork_changes(plan.scenario, plan.seed, plan.sets, plan.branches[i].overrides,
+                             &yamls[i]));
   }
 
   scenarios::ScenarioRun run(base, scenarios::builtin_registry());
@@ -226,7 +240,7 @@ int run_fork_plan(const analysis::ForkPlan& plan) {
         const analysis::ForkBranch& b = plan.branches[i];
         auto t1 = Clock::now();
         apply_at_fork(run, changes[i]);
-        scenarios::RunResult r = run.run();
+        scenarios::RunResult r = run.run(until);
         double wall = std::chrono::duration<double>(Clock::now() - t1).count();
         run.write_outputs(b.dir, r, wall);
         analysis::add_fork_to_summary((fs::path(b.dir) / "summary.json").string(),

@@ -24,12 +24,14 @@ struct ForkChange {
 // std::invalid_argument unless it lies strictly inside the scenario's span.
 sim::Time fork_time(const scenarios::Scenario& base, const std::string& fork_at);
 
-// The changes `overrides` make at the fork, resolved against `scenario_file` loaded with `seed`.
+// The changes `overrides` make at the fork, resolved against `scenario_file` loaded with `seed`
+// and the sweep's `base` --set values (which hold from time 0 and are not changes at the fork).
 // Only model parameters declared settable (datacenters.DC.services.SVC.params.NAME, or
 // ...host_overrides.I.NAME) and source rates (sources.NAME.rate) can change mid-run; anything
 // else throws std::invalid_argument naming the path. `resolved_yaml`, when non-null, gets the
 // variant's scenario.resolved.yaml text.
 std::vector<ForkChange> resolve_fork_changes(const std::string& scenario_file, std::uint64_t seed,
+                                             const std::vector<analysis::Override>& base,
                                              const std::vector<analysis::Override>& overrides,
                                              std::string* resolved_yaml = nullptr);
 

@@ -92,7 +92,7 @@ void collect(RunOutcome& r, const analysis::WorkerExit& exit) {
     r.invariant = exit.describe();
     r.detail = "see " + r.run_dir + "/run.log";
   }
-  if (const analysis::Json* v = s.find("violation"); v && r.failed) {
+  if (auto v = s.find("violation"); v && r.failed) {
     // Where it broke, found by the run's replay (scenarios/runner.cpp): report that, not the end.
     if (!v->find("at_end")->as_bool()) {
       r.simulated_end = v->find("at")->as_string();

@@ -40,16 +40,16 @@ const std::vector<ProbeSpec>& probe_specs() {
 
 double metric_total(const analysis::Json& summary, const std::string& name,
                     const std::string& client) {
-  const analysis::Json* metrics = summary.find("metrics");
+  auto metrics = summary.find("metrics");
   if (!metrics || !metrics->is_object()) return 0;
   double total = 0;
   for (const auto& [key, m] : metrics->as_object()) {
-    const analysis::Json* n = m.find("name");
-    const analysis::Json* v = m.find("value");
+    auto n = m.find("name");
+    auto v = m.find("value");
     if (!n || !n->is_string() || n->as_string() != name || !v || !v->is_number()) continue;
     if (!client.empty()) {
-      const analysis::Json* labels = m.find("labels");
-      const analysis::Json* c = labels ? labels->find("client") : nullptr;
+      auto labels = m.find("labels");
+      auto c = labels ? labels->find("client") : std::nullopt;
       if (!c || !c->is_string() || c->as_string() != client) continue;
     }
     total += v->as_number();

@@ -12,6 +12,7 @@
 #include "scenarios/distributions.hpp"
 #include "scenarios/units.hpp"
 #include "scenarios/yaml_aliases.hpp"
+#include "sim/edit_distance.hpp"
 
 namespace skysim::scenarios {
 
@@ -63,19 +64,6 @@ bool valid_name(const std::string& s) {
   return true;
 }
 
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
-    }
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
 std::string one_of(const std::vector<std::string>& names) {
   std::string s;
   for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
@@ -86,7 +74,7 @@ std::string suggestion(const std::string& got, const std::vector<std::string>& n
   std::string best;
   std::size_t best_d = 3;
   for (const auto& n : names) {
-    std::size_t d = edit_distance(got, n);
+    std::size_t d = sim::edit_distance(got, n);
     if (d < best_d) {
       best_d = d;
       best = n;

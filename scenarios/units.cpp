@@ -97,40 +97,36 @@ std::int64_t to_whole(double v, std::string_view text, const char* expected) {
 
 }  // namespace
 
-std::uint64_t parse_seed(std::string_view text) {
-  static const char* kExpected = "an integer from 0 to 18446744073709551615";
-  if (text.empty()) throw UnitError("empty seed", kExpected);
-  std::uint64_t v = 0;
-  bool digit = false;
-  for (char c : text) {
-    if (c == '_' && digit) continue;
-    if (c < '0' || c > '9') {
-      throw UnitError(text[0] == '-' ? "a seed cannot be negative: " + quoted(text)
-                                     : "not a seed: " + quoted(text),
-                      kExpected);
-    }
-    auto d = static_cast<std::uint64_t>(c - '0');
-    if (v > (std::numeric_limits<std::uint64_t>::max() - d) / 10) throw UnitError("seed " + quoted(text) + " is too large", kExpected);
-    v = v * 10 + d;
-    digit = true;
-  }
-  if (!digit) throw UnitError("not a seed: " + quoted(text), kExpected);
-  return v;
-}
+namespace {
 
-std::int64_t parse_int(std::string_view text) {
-  const char* exp = "an integer like 42 or -3";
+// Plain digits (underscores allowed) into an integer type; overflow is an error, not a wrap.
+template <class Int>
+Int parse_integer(std::string_view text, const char* exp) {
   Split s;
   if (!split_number(text, s, true) || !s.suffix.empty() || !s.integral) {
     throw UnitError("not an integer: " + quoted(text), exp);
   }
-  std::int64_t v = 0;
+  Int v = 0;
   auto [p, ec] = std::from_chars(s.digits.data(), s.digits.data() + s.digits.size(), v);
   if (ec == std::errc::result_out_of_range) throw UnitError(quoted(text) + " is too large", exp);
   if (ec != std::errc() || p != s.digits.data() + s.digits.size()) {
     throw UnitError("not an integer: " + quoted(text), exp);
   }
   return v;
+}
+
+}  // namespace
+
+std::int64_t parse_int(std::string_view text) {
+  return parse_integer<std::int64_t>(text, "an integer like 42 or -3");
+}
+
+std::uint64_t parse_seed(std::string_view text) {
+  const char* exp = "an integer from 0 to 18446744073709551615";
+  if (!text.empty() && text[0] == '-') {
+    throw UnitError("a seed cannot be negative: " + quoted(text), exp);
+  }
+  return parse_integer<std::uint64_t>(text, exp);
 }
 
 std::int64_t parse_count(std::string_view text) {

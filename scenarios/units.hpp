@@ -26,7 +26,7 @@ class UnitError : public std::runtime_error {
 
 // "-3", "1_000", "42". Underscores group digits; overflow is an error.
 std::int64_t parse_int(std::string_view text);
-// A root seed: decimal digits (underscores may group them), 0 to 2^64 - 1; nothing else.
+// A root seed: "0" .. "18446744073709551615" (2^64 - 1, the RNG's whole seed space), "1_000".
 std::uint64_t parse_seed(std::string_view text);
 // Non-negative with SI suffix: "15k" = 15000, "2M", "1.5G", "1_000". Must come out whole.
 std::int64_t parse_count(std::string_view text);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Stands in for `skysim run FILE --seed N [--set k=v]... --out DIR --quiet` in the analysis
+# Stands in for `skysim run FILE --seed N [--set k=v]... [--until T] --out DIR --quiet` in the analysis
 # tests, so compare, shards and merge are tested without depending on any scenario.
 # Knobs (via --set): policy=full|lossy|onread or load=X sets the level of the metrics;
 # fail_seed=N makes seed N fail like an invariant violation; spin=N burns N loop iterations.
@@ -7,12 +7,13 @@ set -eu
 [ "${1:-}" = run ] || { echo "fake skysim: only 'run' is supported" >&2; exit 2; }
 scenario=$2
 shift 2
-seed=0 out= sets=
+seed=0 out= sets= until=
 while [ $# -gt 0 ]; do
   case $1 in
     --seed) seed=$2; shift 2 ;;
     --set) sets="$sets $2"; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --until) until=$2; shift 2 ;;
     --quiet) shift ;;
     *) echo "fake skysim: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -34,13 +35,14 @@ if [ "$seed" = "$fail" ]; then
   exit 3
 fi
 mkdir -p "$out"
-awk -v s="$seed" -v x="$x" -v sc="$scenario" -v spin="$spin" -v out="$out" 'BEGIN {
+awk -v s="$seed" -v x="$x" -v sc="$scenario" -v spin="$spin" -v out="$out" -v until="$until" 'BEGIN {
   acc = 0
   for (i = 0; i < spin; i++) { acc += i % 7 }
   noise = ((s * 7919) % 101) / 100.0
   f = out "/summary.json"
   printf "{\"scenario\": \"%s\", \"seed\": %d, \"fingerprint\": \"fp-%d-%s\",\n", \
     sc, s, s, x > f
+  printf " \"until\": \"%s\",\n", until > f
   printf " \"metrics\": {\"latency_ms\": %.6f, \"errors\": %d, ", 10 * x + noise, s % 3 > f
   printf "\"mem\": {\"peak_mb\": %.3f}},\n", 100 + x * x + noise + acc * 0 > f
   printf " \"invariants\": [{\"name\": \"ports\", \"ok\": true}]}\n" > f

@@ -1,8 +1,12 @@
 // compare, shards and merge end to end through real worker processes, with a stand-in for
 // `skysim run` (fake_skysim.sh) so these tests do not depend on any scenario.
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -61,6 +65,8 @@ CompareOptions options(const fs::path& out, bool with_failure) {
   o.out_dir = out.string();
   o.program = fake_skysim();
   o.plots = false;
+  o.build_id = "xxh64:build-a";
+  o.scenario_hash = "xxh64:scenario-a";
   return o;
 }
 
@@ -125,7 +131,7 @@ TEST_CASE("shards 1/3, 2/3, 3/3 merged equal the unsharded compare byte for byte
     std::swap(files[0], files[2]);
     auto merged = fresh_dir("merged");
     std::ostringstream merged_out;
-    int merged_status = run_merge(files, merged.string(), false, merged_out, err);
+    int merged_status = run_merge({files, merged.string(), false, {}}, merged_out, err);
 
     CHECK(merged_status == whole_status);
     CHECK(merged_out.str() == whole_out.str());
@@ -147,8 +153,8 @@ TEST_CASE("merge refuses incomplete, repeated or mixed shard sets") {
     files.push_back((shards / shard_file_name(*opt.shard)).string());
   }
   auto out = fresh_dir("bad-merge").string();
-  CHECK_THROWS_WITH(run_merge({files[0]}, out, false, so, err), Catch::Contains("runs missing"));
-  CHECK_THROWS_WITH(run_merge({files[0], files[1], files[0]}, out, false, so, err),
+  CHECK_THROWS_WITH(run_merge({{files[0]}, out, false, {}}, so, err), Catch::Contains("runs missing"));
+  CHECK_THROWS_WITH(run_merge({{files[0], files[1], files[0]}, out, false, {}}, so, err),
                     Catch::Contains("more than once"));
 
   auto other = options(shards, false);
@@ -157,8 +163,127 @@ TEST_CASE("merge refuses incomplete, repeated or mixed shard sets") {
   other.out_dir = fresh_dir("other").string();
   run_compare(other, so, err);
   auto other_file = (fs::path(other.out_dir) / shard_file_name(*other.shard)).string();
-  CHECK_THROWS_WITH(run_merge({files[0], other_file}, out, false, so, err),
+  CHECK_THROWS_WITH(run_merge({{files[0], other_file}, out, false, {}}, so, err),
                     Catch::Contains("different sweep"));
+
+  // The same sweep run by another skysim binary, or on an edited scenario file.
+  for (bool build : {true, false}) {
+    auto opt = options(shards, false);
+    opt.shard = Shard{2, 2};
+    opt.out_dir = fresh_dir("provenance").string();
+    (build ? opt.build_id : opt.scenario_hash) = "xxh64:other";
+    run_compare(opt, so, err);
+    auto f = (fs::path(opt.out_dir) / shard_file_name(*opt.shard)).string();
+    CHECK_THROWS_WITH(run_merge({{files[0], f}, out, false, {}}, so, err),
+                      Catch::Contains(build ? "written by another build of skysim (xxh64:other"
+                                            : "the scenario file fanout.yaml had other contents"));
+  }
+  // A file from before headers (the sweep on every line) is named, not misread.
+  auto old = fresh_dir("old-format") / "shard-1-of-1.jsonl";
+  write_file_text(old.string(), "{\"run\":0,\"sweep\":{}}\n");
+  CHECK_THROWS_WITH(run_merge({{old.string()}, out, false, {}}, so, err),
+                    Catch::Contains("shard-1-of-1.jsonl:1: not a runs header"));
+}
+
+TEST_CASE("a runs file has one header record, then one line per run") {
+  auto out = fresh_dir("header");
+  std::ostringstream so, se;
+  REQUIRE(run_compare(options(out, false), so, se) == 0);
+  std::istringstream lines(slurp(out / kRunsFile));
+  std::string first, line;
+  std::getline(lines, first);
+  auto header = header_from_line(first, "runs.jsonl:1");
+  CHECK(header.build == "xxh64:build-a");
+  CHECK(header.scenario_hash == "xxh64:scenario-a");
+  CHECK(header.spec.seeds.size() == 6);
+  int runs = 0;
+  while (std::getline(lines, line)) {
+    ++runs;
+    CHECK(line.find("\"sweep\"") == std::string::npos);  // the spec is in the header only
+  }
+  CHECK(runs == 18);
+}
+
+TEST_CASE("merge --metric re-tabulates any metric the runs reported") {
+  auto out = fresh_dir("retab");
+  auto opt = options(out, false);
+  opt.spec.metrics = {"latency_ms"};
+  std::ostringstream so, se;
+  REQUIRE(run_compare(opt, so, se) == 0);
+  CHECK(Json::parse(slurp(out / "compare.json")).at("tables").as_array().size() == 1);
+  auto again = fresh_dir("retab-merged");
+  std::ostringstream mo;
+  REQUIRE(run_merge({{(out / kRunsFile).string()}, again.string(), false, {"mem.peak_mb"}}, mo,
+                    se) == 0);
+  auto tables = Json::parse(slurp(again / "compare.json")).at("tables").as_array();
+  REQUIRE(tables.size() == 1);
+  CHECK(tables[0].at("metric").as_string() == "mem.peak_mb");
+  CHECK(tables[0].at("unit").as_string() == "MB");
+  CHECK_THAT(mo.str(), Catch::Contains("mem.peak_mb  [MB]"));
+  CHECK_THROWS_WITH(
+      run_merge({{(out / kRunsFile).string()}, again.string(), false, {"mem.peak"}}, mo, se),
+      Catch::Contains("did you mean 'mem.peak_mb'?"));
+}
+
+TEST_CASE("a --metric the first run does not report stops the sweep when that run ends") {
+  auto out = fresh_dir("typo");
+  auto opt = options(out, false);
+  opt.spec.vary = {parse_vary("policy=full,lossy,onread"), parse_vary("spin=300000")};
+  opt.spec.metrics = {"latncy_ms"};
+  opt.jobs = 1;  // run 0 ends before run 1 starts: nothing else may run
+  std::ostringstream so, se;
+  CHECK_THROWS_WITH(run_compare(opt, so, se),
+                    Catch::Contains("--metric latncy_ms: the first run (policy=full spin=300000, "
+                                    "seed 1") &&
+                        Catch::Contains("did you mean 'latency_ms'?"));
+  int summaries = 0;
+  for (const auto& d : fs::directory_iterator(out / "runs")) {
+    summaries += fs::exists(d.path() / "summary.json") ? 1 : 0;
+  }
+  CHECK(summaries == 1);  // of 18
+}
+
+TEST_CASE("compare passes --set and --until to every run, and needs 2 seeds to compare") {
+  auto out = fresh_dir("pass-through");
+  auto opt = options(out, false);
+  opt.spec.sets = {{"spin", "3"}};
+  opt.spec.until = "+90m";
+  std::ostringstream so, se;
+  REQUIRE(run_compare(opt, so, se) == 0);
+  for (const auto& r : opt.spec.runs()) {
+    auto summary =
+        Json::parse(slurp(out / "runs" / run_dir_name(r) / "summary.json"));
+    CHECK(summary.at("until").as_string() == "+90m");
+  }
+  RunnerOptions ro{"skysim", "runs", 1};
+  auto argv = worker_argv(ro, opt.spec, opt.spec.runs()[7]);
+  CHECK(argv == std::vector<std::string>{"skysim", "run", "fanout.yaml", "--seed", "2", "--set",
+                                         "spin=3", "--set", "policy=lossy", "--until", "+90m",
+                                         "--out", "runs/v001-seed2", "--quiet"});
+  CHECK(reproducer(opt.spec, opt.spec.runs()[7]) ==
+        "skysim run fanout.yaml --seed 2 --set spin=3 --set policy=lossy --until +90m");
+
+  opt.spec.seeds = {5};
+  CHECK_THROWS_WITH(run_compare(opt, so, se), Catch::Contains("needs at least 2 seeds"));
+  opt.spec.vary = {parse_vary("policy=lossy")};  // one variant: nothing to compare, 1 seed is fine
+  opt.out_dir = fresh_dir("one-seed").string();
+  CHECK(run_compare(opt, so, se) == 0);
+}
+
+TEST_CASE("an exception from on_done kills the workers still running") {
+  std::vector<WorkerJob> jobs{{{"/bin/sh", "-c", "exit 0"}, ""},
+                              {{"/bin/sh", "-c", "sleep 30"}, ""},
+                              {{"/bin/sh", "-c", "sleep 30"}, ""}};
+  auto start = std::chrono::steady_clock::now();
+  CHECK_THROWS_WITH(run_workers(jobs, 2,
+                                [](std::size_t i, const WorkerExit&) {
+                                  if (i == 0) throw std::invalid_argument("stop");
+                                }),
+                    "stop");
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
+  errno = 0;
+  CHECK(::waitpid(-1, nullptr, WNOHANG) == -1);  // killed and reaped: no child of ours is left
+  CHECK(errno == ECHILD);
 }
 
 TEST_CASE("worker exits are decoded: status, signal, missing program") {

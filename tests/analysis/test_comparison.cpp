@@ -60,8 +60,20 @@ TEST_CASE("tables give mean, CI, ratio to the first variant and overlap marks") 
   CHECK_THAT(text, Catch::Contains("DIFFERS"));
   CHECK_THAT(text, Catch::Contains("trend: 10 per unit of load"));
   auto csv = to_csv(c);
-  CHECK_THAT(csv, Catch::StartsWith("metric,variant,label,n,mean,sd,ci95_low,ci95_high"));
-  CHECK_THAT(csv, Catch::Contains("latency_ms,2,load=4,5,40."));
+  CHECK_THAT(csv, Catch::StartsWith("metric,unit,variant,label,n,mean,sd,ci95_low,ci95_high"));
+  CHECK_THAT(csv, Catch::Contains("latency_ms,ms,2,load=4,5,40."));
+  CHECK_THAT(text, Catch::Contains("latency_ms  [ms]"));
+  // Paired on the seeds: +10 and +30 on every seed differ; "errors" is identical (diff 0).
+  REQUIRE(lat.rows[1].paired);
+  CHECK(lat.rows[1].paired->n == 5);
+  CHECK(lat.rows[1].paired->mean == Approx(10.0));
+  CHECK(lat.rows[1].paired->differs);
+  CHECK_FALSE(lat.rows[0].paired);  // the first variant is the baseline
+  REQUIRE(c.tables[0].rows[2].paired);
+  CHECK(c.tables[0].rows[2].paired->p_value == 1);
+  CHECK_FALSE(c.tables[0].rows[2].paired->differs);
+  CHECK(to_json(c).at("tables").as_array()[0].at("rows").as_array()[2].at("paired").at(
+            "p_value").as_number() == 1);
 }
 
 TEST_CASE("failed runs are listed with their reproducer and fail the compare") {
@@ -85,9 +97,30 @@ TEST_CASE("a compare needs every run exactly once and known metrics") {
   twice.push_back(rs[2]);
   CHECK_THROWS_WITH(compare_runs(s, twice), Catch::Contains("more than once: 2"));
   s.metrics = {"latency_ms", "p99"};
-  CHECK_THROWS_WITH(compare_runs(s, rs), Catch::Contains("--metric p99: no run reported it"));
+  CHECK_THROWS_WITH(compare_runs(s, rs), Catch::Contains("--metric p99: the runs did not report it"));
+  s.metrics = {"latency_ms", "latncy_ms"};
+  CHECK_THROWS_WITH(compare_runs(s, rs), Catch::Contains("did you mean 'latency_ms'?"));
   s.metrics = {"latency_ms"};
   CHECK(compare_runs(s, rs).tables.size() == 1);
+}
+
+TEST_CASE("pairs are the same seed in both variants, a failed seed drops its pair") {
+  auto s = policy_sweep();
+  auto c = compare_runs(s, records(s, true));  // variant 1 failed at seed 3
+  REQUIRE(c.tables[1].rows[1].paired);
+  CHECK(c.tables[1].rows[1].paired->n == 4);
+  CHECK(c.tables[1].rows[1].paired->sd < 1e-9);  // the seed term cancels exactly in pairs
+  CHECK(c.tables[1].rows[2].paired->n == 5);
+}
+
+TEST_CASE("a metric's unit comes from its name") {
+  CHECK(metric_unit("requests.latency_ns{client=a,endpoint=serve}.p99") == "ns");
+  CHECK(metric_unit("requests.latency_ns{client=a,endpoint=serve}.count") == "count");
+  CHECK(metric_unit("queue.wait_ns.mean") == "ns");
+  CHECK(metric_unit("mem.peak_mb") == "MB");
+  CHECK(metric_unit("go.heap_bytes{host=x}") == "bytes");
+  CHECK(metric_unit("queue.arrivals{host=east/web/0}") == "");
+  CHECK(metric_unit("errors") == "");
 }
 
 TEST_CASE("results do not depend on the order records arrive in") {
@@ -101,21 +134,27 @@ TEST_CASE("results do not depend on the order records arrive in") {
 TEST_CASE("run records survive their JSON line exactly") {
   auto s = policy_sweep();
   auto rs = records(s, true);
+  RunsHeader h{s, "xxh64:b", "xxh64:s"};
+  auto back_h = header_from_line(header_line(h), "t:1");
+  CHECK(back_h.spec.to_json().dump() == s.to_json().dump());
+  CHECK(back_h.build == "xxh64:b");
+  CHECK(back_h.scenario_hash == "xxh64:s");
   for (const auto& r : rs) {
-    SweepSpec back_spec;
-    auto back = from_json_line(to_json_line(s, r), "t:1", back_spec);
+    auto back = from_json_line(to_json_line(s, r), "t:2", back_h.spec);
     CHECK(back.run.index == r.run.index);
     CHECK(back.ok == r.ok);
     CHECK(back.metrics == r.metrics);
     CHECK(back.failure == r.failure);
-    CHECK(to_json_line(back_spec, back) == to_json_line(s, r));
+    CHECK(to_json_line(back_h.spec, back) == to_json_line(s, r));
   }
-  SweepSpec sp;
-  CHECK_THROWS_WITH(from_json_line("{\"run\": 1}", "shard-1-of-3.jsonl:7", sp),
-                    Catch::Contains("shard-1-of-3.jsonl:7: missing key \"sweep\""));
+  CHECK_THROWS_WITH(from_json_line("{\"run\": 1}", "shard-1-of-3.jsonl:7", s),
+                    Catch::Contains("shard-1-of-3.jsonl:7: missing key \"variant\""));
+  CHECK_THROWS_WITH(from_json_line(header_line(h), "x:5", s), Catch::Contains("second header"));
+  CHECK_THROWS_WITH(header_from_line(to_json_line(s, rs[0]), "x:1"),
+                    Catch::Contains("x:1: not a runs header"));
   auto line = to_json_line(s, rs[0]);
   auto forged = line.replace(line.find("\"seed\":1"), 8, "\"seed\":9");
-  CHECK_THROWS_WITH(from_json_line(forged, "x:1", sp), Catch::Contains("not a run of the sweep"));
+  CHECK_THROWS_WITH(from_json_line(forged, "x:1", s), Catch::Contains("not a run of the sweep"));
 }
 
 TEST_CASE("summary.json metrics are flattened to dotted names") {

@@ -81,6 +81,16 @@ TEST_CASE("ForkPlan reads back what it writes; bad plans are named") {
   CHECK(q.to_json().dump() == p.to_json().dump());
   CHECK(q.branches[3].overrides.size() == 2);
   CHECK(q.branches[3].run.seed == 6);
+  // The sweep's --set (from time 0, not a change at the fork) and --until travel in the plan.
+  s.sets = {{"c.d", "7"}};
+  s.until = "+6m";
+  ForkPlan with = ForkPlan::from_json(Json::parse(fork_plans(s, s.runs(), "/r", 1)[0].to_json().dump()));
+  CHECK(with.sets == std::vector<Override>{{"c.d", "7"}});
+  CHECK(with.until == "+6m");
+  CHECK(with.branches[3].overrides.size() == 2);  // the branch's own changes only
+  CHECK(reproducer(s, s.runs()[3]) ==
+        "skysim compare demo.yaml --seeds 5 --fork-at 2026-04-06T00:03:00Z --set c.d=7 "
+        "--until +6m --vary a.b=1 --vary x.y=q");
   CHECK_THROWS_WITH(ForkPlan::from_json(Json::parse(R"({"scenario":"a","seed":1,
       "fork_at":"1h","jobs":0,"branches":[]})")),
                     Catch::Contains("plan.jobs"));

@@ -74,3 +74,43 @@ TEST_CASE("a trend needs at least two distinct parameter values") {
   CHECK_THROWS_AS(fit_line(std::vector<double>{1, 2}, std::vector<double>{1, 2}),
                   std::invalid_argument);
 }
+
+TEST_CASE("paired difference: per-seed differences, t interval and p-value") {
+  // d = {0.5, 0.4, 0.7, 0.2}: mean 0.45, sd sqrt(0.13 / 3), t = 4.3235 with 3 df; the two-sided
+  // p-value 0.0228073 is I_{3/(3+t^2)}(3/2, 1/2), computed independently with mpmath.
+  std::vector<double> base{1, 2, 3, 4}, other{1.5, 2.4, 3.7, 4.2};
+  auto p = paired_difference(base, other);
+  CHECK(p.n == 4);
+  CHECK(p.mean == Approx(0.45));
+  CHECK(p.sd == Approx(std::sqrt(0.13 / 3)));
+  double half = 3.1824463 * std::sqrt(0.13 / 3) / 2;
+  CHECK(p.ci_low == Approx(0.45 - half).epsilon(1e-7));
+  CHECK(p.ci_high == Approx(0.45 + half).epsilon(1e-7));
+  CHECK(p.p_value == Approx(0.0228073102698).epsilon(1e-9));
+  CHECK(p.differs);
+  // The other way round: the same p, the sign of the difference flips.
+  auto q = paired_difference(other, base);
+  CHECK(q.mean == Approx(-0.45));
+  CHECK(q.p_value == Approx(p.p_value));
+  // A shift that the seed noise hides unpaired is plain paired: base has spread 1..4, the
+  // difference has almost none.
+  CHECK(paired_difference(std::vector<double>{1, 2, 3, 4}, std::vector<double>{1.1, 2.1, 3.1, 4.2})
+            .differs);
+}
+
+TEST_CASE("paired difference with zero variance is a verdict, not a NaN") {
+  std::vector<double> a{3, 7, 11, 2};
+  auto same = paired_difference(a, a);  // identical variants on common seeds
+  CHECK(same.mean == 0);
+  CHECK(same.sd == 0);
+  CHECK(same.p_value == 1);
+  CHECK_FALSE(same.differs);
+  CHECK(same.ci_low == 0);
+  CHECK(same.ci_high == 0);
+  auto shifted = paired_difference(a, std::vector<double>{4, 8, 12, 3});  // exactly +1 per seed
+  CHECK(shifted.p_value == 0);
+  CHECK(shifted.differs);
+  CHECK_THROWS_WITH(paired_difference(std::vector<double>{1}, std::vector<double>{2}),
+                    Catch::Contains("at least 2 seeds"));
+  CHECK_THROWS_AS(paired_difference(a, std::vector<double>{1, 2}), std::invalid_argument);
+}

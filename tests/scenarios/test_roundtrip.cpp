@@ -1,9 +1,12 @@
 // Round trip, overrides and determinism, driven through the library (no binary needed).
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "scenario_fixtures.hpp"
 #include "scenarios/runner.hpp"
+#include "scenarios/units.hpp"
 
 using namespace skysim::scenarios;
 using namespace skysim::scenarios::testing;
@@ -121,6 +124,25 @@ TEST_CASE("a run writes its outputs and its invariants hold") {
   CHECK(fingerprint_of(load_scenario_file((dir / "scenario.resolved.yaml").string(),
                                           builtin_registry())) == r.fingerprint);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a seed above 2^63 loads and is written to summary.json unsigned") {
+  LoadOptions o;
+  o.seed = 18446744073709551615ULL;  // 2^64 - 1: once written as -1 through an int64 cast
+  Scenario s = load_scenario_file(kDemo, builtin_registry(), o);
+  CHECK(s.seed == 18446744073709551615ULL);
+  ScenarioRun run(s, builtin_registry());
+  RunResult r = run.run(sim::Time{1});
+  auto dir = std::filesystem::temp_directory_path() / "skysim-test-roundtrip-seed";
+  std::filesystem::remove_all(dir);
+  run.write_outputs(dir.string(), r, 0.5);
+  std::ifstream in(dir / "summary.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(text.find("\"seed\":18446744073709551615,") != std::string::npos);
+  std::filesystem::remove_all(dir);
+  CHECK(parse_seed("1_000") == 1000);
+  CHECK_THROWS_WITH(parse_seed("18446744073709551616"), Catch::Contains("too large"));
+  CHECK_THROWS_WITH(parse_seed("-4"), Catch::Contains("negative seed"));
 }
 
 TEST_CASE("a timeline start/stop gates a source") {

@@ -6,8 +6,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include <nlohmann/json.hpp>
 
-#include "json_check.hpp"
 #include "sim/json.hpp"
 #include "sim/metrics.hpp"
 #include "sim/process.hpp"
@@ -205,20 +205,20 @@ TEST_CASE("metrics: the JSON snapshot is valid JSON with every series") {
   m.gauge("pool.idle", {{"host", "h1"}}).set(2.5);
   Histogram& h = m.histogram("lat_ns");
   for (int i = 1; i <= 1000; ++i) h.record(i * 1000);
-  auto doc = testjson::parse(m.to_json());
-  REQUIRE(doc.type == testjson::Value::kObject);
-  CHECK(doc.obj.size() == 3);
+  auto doc = nlohmann::json::parse(m.to_json());
+  REQUIRE(doc.is_object());
+  CHECK(doc.size() == 3);
   const auto& req = doc.at("req{client=bsky \\ app}");
-  CHECK(req.at("type").str == "counter");
-  CHECK(req.at("value").num == 5);
-  CHECK(req.at("labels").at("client").str == "bsky \\ app");
-  CHECK(doc.at("pool.idle{host=h1}").at("value").num == 2.5);
+  CHECK(req.at("type").get<std::string>() == "counter");
+  CHECK(req.at("value").get<double>() == 5);
+  CHECK(req.at("labels").at("client").get<std::string>() == "bsky \\ app");
+  CHECK(doc.at("pool.idle{host=h1}").at("value").get<double>() == 2.5);
   const auto& lat = doc.at("lat_ns");
-  CHECK(lat.at("count").num == 1000);
-  CHECK(lat.at("p99").num == Approx(990000).epsilon(Histogram::kRelativeError));
-  CHECK(lat.at("max").num == 1000000);
+  CHECK(lat.at("count").get<double>() == 1000);
+  CHECK(lat.at("p99").get<double>() == Approx(990000).epsilon(Histogram::kRelativeError));
+  CHECK(lat.at("max").get<double>() == 1000000);
   double bucketed = 0;
-  for (const auto& b : lat.at("buckets").arr) bucketed += b.arr.at(1).num;
+  for (const auto& b : lat.at("buckets")) bucketed += b.at(1).get<double>();
   CHECK(bucketed == 1000);
 }
 
@@ -230,10 +230,11 @@ TEST_CASE("json: strings are escaped and misuse is caught") {
       std::numeric_limits<double>::infinity());
   w.key("big").value(std::uint64_t{18446744073709551615ULL}).end_object();
   CHECK(w.complete());
-  auto doc = testjson::parse(out.str());
-  CHECK(doc.at(nasty).str == nasty);
-  CHECK(doc.at("n").num == -0.1);
-  CHECK(doc.at("inf").type == testjson::Value::kNull);
+  auto doc = nlohmann::json::parse(out.str());
+  CHECK(doc.at(nasty).get<std::string>() == nasty);
+  CHECK(doc.at("n").get<double>() == -0.1);
+  CHECK(doc.at("inf").is_null());
+  CHECK(doc.at("big").get<std::uint64_t>() == 18446744073709551615ULL);  // exact, not a double
 
   std::ostringstream bad;
   JsonWriter w2(bad);

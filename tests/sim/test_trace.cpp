@@ -3,8 +3,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <nlohmann/json.hpp>
 
-#include "json_check.hpp"
 #include "sim/process.hpp"
 #include "sim/trace.hpp"
 
@@ -37,35 +37,35 @@ TEST_CASE("trace: output is trace-event JSON that Perfetto can open") {
   tracer.name_actor(h.id(), "worker 1");
   sim.run();
 
-  auto doc = testjson::parse(to_string(tracer));
-  const auto& events = doc.at("traceEvents").arr;
+  auto doc = nlohmann::json::parse(to_string(tracer));
+  const auto& events = doc.at("traceEvents");
   // 2 metadata + 4 kernel instants (start + 3 wake-ups) + 3 spans + 3 counters.
   REQUIRE(events.size() == 2 + 4 + 3 + 3);
-  CHECK(events[0].at("ph").str == "M");
-  CHECK(events[1].at("args").at("name").str == "worker 1");
+  CHECK(events[0].at("ph").get<std::string>() == "M");
+  CHECK(events[1].at("args").at("name").get<std::string>() == "worker 1");
   int spans = 0, instants = 0, counters = 0;
   for (const auto& e : events) {
-    const std::string& ph = e.at("ph").str;
-    CHECK(e.at("pid").num == 1);
+    const std::string ph = e.at("ph").get<std::string>();
+    CHECK(e.at("pid").get<double>() == 1);
     if (ph == "X") {
       ++spans;
-      CHECK(e.at("name").str == "request \"quoted\"");
-      CHECK(e.at("dur").num == 1.5);
-      CHECK(e.at("tid").num == h.id());
+      CHECK(e.at("name").get<std::string>() == "request \"quoted\"");
+      CHECK(e.at("dur").get<double>() == 1.5);
+      CHECK(e.at("tid").get<double>() == h.id());
     } else if (ph == "i") {
       ++instants;
-      CHECK(e.at("name").str == "worker");
+      CHECK(e.at("name").get<std::string>() == "worker");
     } else if (ph == "C") {
       ++counters;
-      CHECK(e.has("args"));
+      CHECK(e.contains("args"));
     }
   }
   CHECK(spans == 3);
   CHECK(instants == 4);
   CHECK(counters == 3);
-  CHECK(events.back().at("ts").num == 4.5);  // the last counter, at 4500 ns
-  CHECK(doc.at("otherData").at("dropped_events").num == 0);
-  CHECK(doc.at("otherData").at("kernel_event_counts").at("worker").num == 4);
+  CHECK(events.back().at("ts").get<double>() == 4.5);  // the last counter, at 4500 ns
+  CHECK(doc.at("otherData").at("dropped_events").get<double>() == 0);
+  CHECK(doc.at("otherData").at("kernel_event_counts").at("worker").get<double>() == 4);
 }
 
 TEST_CASE("trace: the tracer is bounded and says how much it dropped") {
@@ -77,9 +77,9 @@ TEST_CASE("trace: the tracer is bounded and says how much it dropped") {
   // 101 kernel events + 100 spans + 100 counters were offered.
   CHECK(tracer.dropped() == 301 - 10);
   CHECK(tracer.kind_counts().at("worker") == sim.events_executed());
-  auto doc = testjson::parse(to_string(tracer));
-  CHECK(doc.at("traceEvents").arr.size() == 1 + 10);
-  CHECK(doc.at("otherData").at("dropped_events").num == 291);
+  auto doc = nlohmann::json::parse(to_string(tracer));
+  CHECK(doc.at("traceEvents").size() == 1 + 10);
+  CHECK(doc.at("otherData").at("dropped_events").get<double>() == 291);
 
   Simulation quiet(9);
   Tracer counting(quiet, Tracer::Options{10, Tracer::KernelEvents::kCountOnly});
@@ -102,6 +102,6 @@ TEST_CASE("trace: bad input is refused; the file is written where asked") {
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
-  CHECK(testjson::parse(text.str()).at("traceEvents").arr.size() == 2);
+  CHECK(nlohmann::json::parse(text.str()).at("traceEvents").size() == 2);
   std::remove(path.c_str());
 }
