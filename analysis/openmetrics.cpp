@@ -365,8 +365,8 @@ std::string openmetrics_value(double v) {
 
 std::map<std::string, SeriesDescription> series_from_summary(const Json& summary) {
   std::map<std::string, SeriesDescription> out;
-  const Json* metrics = summary.find("metrics");
-  if (metrics == nullptr || !metrics->is_object()) {
+  std::optional<Json> metrics = summary.find("metrics");
+  if (!metrics || !metrics->is_object()) {
     throw std::invalid_argument("summary.json has no \"metrics\" object");
   }
   for (const auto& [key, m] : metrics->as_object()) {

@@ -27,17 +27,17 @@ std::string scalar_text(const Json& j) {
   return j.dump();
 }
 
-std::string number_cell(const Json* j) {
-  if (j == nullptr || !j->is_number()) return "<td>&ndash;</td>";
+std::string number_cell(const std::optional<Json>& j) {
+  if (!j || !j->is_number()) return "<td>&ndash;</td>";
   char buf[64];
   double v = j->as_number();
   std::snprintf(buf, sizeof buf, std::fabs(v) >= 1e15 || v != std::floor(v) ? "%.6g" : "%.0f", v);
   return std::string("<td>") + buf + "</td>";
 }
 
-std::string labels_text(const Json* labels) {
+std::string labels_text(const std::optional<Json>& labels) {
   std::string out;
-  if (labels != nullptr && labels->is_object()) {
+  if (labels.has_value() && labels->is_object()) {
     for (const auto& [k, v] : labels->as_object()) {
       out += (out.empty() ? "" : ", ") + k + "=" + scalar_text(v);
     }
@@ -168,19 +168,19 @@ void leaf_rows(const Json& j, const std::string& prefix, std::string& rows,
 }
 
 std::string metrics_section(const Json& s) {
-  const Json* metrics = s.find("metrics");
-  if (metrics == nullptr || !metrics->is_object()) return "";
+  std::optional<Json> metrics = s.find("metrics");
+  if (!metrics || !metrics->is_object()) return "";
   std::string plain, hist;
   for (const auto& [key, m] : metrics->as_object()) {
-    if (!m.is_object() || m.find("type") == nullptr) {  // bare values under dotted names
+    if (!m.is_object() || !m.find("type")) {  // bare values under dotted names
       std::string rows;
       leaf_rows(m, key, rows, "<td></td><td></td>");
       plain += rows;
       continue;
     }
-    const Json* name = m.find("name");
-    std::string metric = name != nullptr ? scalar_text(*name) : key;
-    std::string type = m.find("type") != nullptr ? scalar_text(m.at("type")) : "";
+    std::optional<Json> name = m.find("name");
+    std::string metric = name.has_value() ? scalar_text(*name) : key;
+    std::string type = m.find("type").has_value() ? scalar_text(m.at("type")) : "";
     std::string head = "<tr><td>" + esc(metric) + "</td><td>" + esc(labels_text(m.find("labels"))) +
                        "</td>";
     if (type == "histogram") {
@@ -207,15 +207,15 @@ std::string metrics_section(const Json& s) {
 }
 
 std::string invariants_section(const Json& s) {
-  const Json* inv = s.find("invariants");
-  if (inv == nullptr || !inv->is_array()) return "";
+  std::optional<Json> inv = s.find("invariants");
+  if (!inv || !inv->is_array()) return "";
   std::string html = "<h2>Invariants</h2>\n<table class=\"text\">\n<tr><th>invariant</th>"
                      "<th>instance</th><th>holds</th><th>error</th></tr>\n";
   for (const auto& i : inv->as_array()) {
     if (!i.is_object()) continue;
     auto text = [&i](const char* k) {
-      const Json* v = i.find(k);
-      return v != nullptr ? scalar_text(*v) : std::string();
+      std::optional<Json> v = i.find(k);
+      return v.has_value() ? scalar_text(*v) : std::string();
     };
     bool ok = text("ok") == "true";
     html += "<tr><td>" + esc(text("name")) + "</td><td>" + esc(text("instance")) + "</td><td" +

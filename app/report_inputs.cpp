@@ -81,7 +81,7 @@ std::vector<analysis::RunReportInputs::KindPanels> kind_panels(
   std::vector<analysis::RunReportInputs::KindPanels> out;
   for (const auto& k : order) {
     const scenarios::ServiceKind* kind = registry.find(k);
-    if (kind != nullptr && kind->report_panels) out.push_back({k, kind->report_panels(hosts[k])});
+    if (kind && kind->report_panels) out.push_back({k, kind->report_panels(hosts[k])});
   }
   return out;
 }
@@ -103,23 +103,23 @@ analysis::RunReportInputs run_report_inputs(const fs::path& dir, const analysis:
     epoch_ns = s.epoch_unix_ns;
     in.kinds = kind_panels(s, registry);
     in.changes = changes(s);
-  } else if (const analysis::Json* e = summary.find("epoch"); e != nullptr && e->is_string()) {
+  } else if (std::optional<analysis::Json> e = summary.find("epoch"); e && e->is_string()) {
     epoch_ns = sim::parse_iso8601_unix_ns(e->as_string());
   }
   if (!epoch_ns) return in;
   in.epoch_unix_s = static_cast<double>(*epoch_ns) / 1e9;
-  const analysis::Json* phases = summary.find("phases");
-  if (phases == nullptr || !phases->is_array()) return in;
+  std::optional<analysis::Json> phases = summary.find("phases");
+  if (!phases || !phases->is_array()) return in;
   for (const auto& p : phases->as_array()) {
-    const analysis::Json* at = p.find("at");
-    const analysis::Json* what = p.find("what");
-    if (at == nullptr || what == nullptr || !at->is_string() || !what->is_string()) {
+    std::optional<analysis::Json> at = p.find("at");
+    std::optional<analysis::Json> what = p.find("what");
+    if (!at || !what || !at->is_string() || !what->is_string()) {
       throw std::invalid_argument("report: " + (dir / "summary.json").string() +
                                   ": a phase without a date `at` and a text `what`");
     }
-    const analysis::Json* host = p.find("host");
+    std::optional<analysis::Json> host = p.find("host");
     double t = static_cast<double>(sim::parse_iso8601_unix_ns(at->as_string()) - *epoch_ns) / 1e9;
-    in.phases.push_back({t, host != nullptr && host->is_string() ? host->as_string() : "",
+    in.phases.push_back({t, host && host->is_string() ? host->as_string() : "",
                          what->as_string()});
   }
   return in;
