@@ -128,7 +128,7 @@ TEST_CASE("compare checks every variant, --until and the seed count before any r
              "--seeds 1..3",
              "compare: variant b does not load"},
         Case{"--vary datacenters.east.services.web.params.workers=4,5 --seeds 1..3 --until 99h",
-             "--until 99h is outside the scenario's span"},
+             "--until 99h is outside the run, which spans"},
         Case{"--vary datacenters.east.services.web.params.workers=4,5 --seeds 1..3 "
              "--set datacenters.east.services.web.params.queue_capacity=x",
              "--set datacenters.east.services.web.params.queue_capacity"},
