@@ -10,7 +10,7 @@
 #include "scenarios/loader.hpp"
 #include "scenarios/runner.hpp"
 #include "scenarios/units.hpp"
-#include "sim/trace.hpp"
+#include "app/run_trace.hpp"
 
 namespace skysim::app {
 
@@ -21,7 +21,7 @@ struct RunArgs {
   std::optional<std::uint64_t> seed;
   std::vector<std::string> sets;
   std::string out;
-  std::string trace;
+  TraceArgs trace;
   std::string until;
   bool quiet = false;
 };
@@ -75,8 +75,7 @@ void run_scenario(const RunArgs& a) {
     until = t - scenario.epoch_unix_ns;
   }
   scenarios::ScenarioRun run(scenario, scenarios::builtin_registry());
-  std::optional<sim::Tracer> tracer;
-  if (!a.trace.empty()) tracer.emplace(run.sim());
+  std::unique_ptr<sim::Tracer> tracer = start_trace(a.trace, run);
   ProgressLine progress(until.value_or(scenario.duration), !a.quiet && isatty(2));
   auto t0 = std::chrono::steady_clock::now();
   scenarios::RunResult r = run.run(until, [&](const sim::Simulation& s) { progress.update(s); });
@@ -85,7 +84,7 @@ void run_scenario(const RunArgs& a) {
   std::string out =
       a.out.empty() ? "runs/" + scenario.name + "-" + std::to_string(scenario.seed) : a.out;
   run.write_outputs(out, r, wall);
-  if (tracer) tracer->write_file(a.trace);
+  if (tracer) finish_trace(a.trace, *tracer);
   if (!a.quiet) std::fputs(run.summary_table(r, wall).c_str(), stdout);
   std::printf("fingerprint %s  outputs in %s/\n",
               scenarios::format_fingerprint(r.fingerprint).c_str(), out.c_str());
@@ -106,7 +105,7 @@ void register_run(CLI::App& app) {
   cmd->add_option("--set", a->sets,
                   "Override path=value, paths as the validator prints them (repeatable)");
   cmd->add_option("--out", a->out, "Output directory (default runs/<scenario>-<seed>/)");
-  cmd->add_option("--trace", a->trace, "Write a Perfetto/Chrome trace-event JSON file");
+  add_trace_options(*cmd, a->trace);
   cmd->add_option("--until", a->until, "Stop early: a date or an offset like 90m");
   cmd->add_flag("--quiet", a->quiet, "No summary table, no progress line");
   cmd->callback([a] {
