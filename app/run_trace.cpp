@@ -37,7 +37,7 @@ void add_trace_options(CLI::App& cmd, TraceArgs& a) {
                  "Comma-separated categories (rpc, goroutine, go, syscall, gc, memcached, net, "
                  "scylla, log, counter, sim) and host-path prefixes (east/) to trace");
   cmd.add_option("--trace-max-events", a.max_events,
-                 "Stop recording after this many trace events (default 1000000, ~100 MB)");
+                 "Stop recording after this many trace events (default 700000, under 100 MB)");
 }
 
 std::unique_ptr<sim::Tracer> start_trace(const TraceArgs& a, scenarios::ScenarioRun& run) {
@@ -81,7 +81,7 @@ void finish_trace(const TraceArgs& a, const sim::Tracer& tracer) {
     std::printf(
         "warning: the trace reached its cap of %zu events and dropped %llu more (what came later "
         "is missing); narrow it with --trace-from/--trace-until or --trace-filter (e.g. "
-        "--trace-filter rpc,memcached,east/), or raise --trace-max-events\n",
+        "--trace-filter rpc,east/), or raise --trace-max-events\n",
         tracer.options().max_events, static_cast<unsigned long long>(tracer.dropped()));
   }
   if (tracer.untraced_actors() > 0) {

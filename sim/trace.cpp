@@ -128,24 +128,34 @@ TraceTrack Tracer::thread(std::uint32_t pid, std::string_view name) {
   return TraceTrack{pid, tid};
 }
 
+TraceTrack Tracer::acquire_lane(std::uint32_t pid, std::string_view pool) {
+  if (pid < 2) return TraceTrack{};
+  ProcessTrack& p = processes_[pid - 2];
+  auto& free = p.free_lanes[std::string(pool)];
+  if (!free.empty()) {
+    const std::uint32_t tid = *free.begin();  // the lowest: busy lanes stay at the top
+    free.erase(free.begin());
+    return TraceTrack{pid, tid};
+  }
+  if (p.lanes >= options_.max_lanes) {
+    ++untraced_actors_;
+    return TraceTrack{};
+  }
+  ++p.lanes;
+  return thread(pid, std::string(pool) + " " + std::to_string(p.lanes));
+}
+
+void Tracer::release_lane(TraceTrack lane, std::string_view pool) {
+  if (lane) processes_[lane.pid - 2].free_lanes[std::string(pool)].insert(lane.tid);
+}
+
 void Tracer::bind_lane(ActorId actor, std::uint32_t pid, std::string_view pool,
                        std::string_view name, std::string_view cat) {
   if (pid < 2 || bindings_.count(actor) != 0) return;
-  ProcessTrack& p = processes_[pid - 2];
-  auto& free = p.free_lanes[std::string(pool)];
-  std::uint32_t tid = 0;
-  if (!free.empty()) {
-    tid = *free.begin();  // the lowest: busy lanes stay at the top of the process
-    free.erase(free.begin());
-  } else if (p.lanes < options_.max_lanes) {
-    ++p.lanes;
-    tid = thread(pid, std::string(pool) + " " + std::to_string(p.lanes)).tid;
-  } else {
-    ++untraced_actors_;
-    return;
-  }
-  bindings_.emplace(actor, Binding{TraceTrack{pid, tid}, std::string(pool), sim_.now(),
-                                   intern(name), intern(cat)});
+  TraceTrack lane = acquire_lane(pid, pool);
+  if (!lane) return;
+  bindings_.emplace(actor,
+                    Binding{lane, std::string(pool), sim_.now(), intern(name), intern(cat)});
 }
 
 void Tracer::unbind_lane(ActorId actor, TraceArgs args) {
@@ -158,7 +168,7 @@ void Tracer::unbind_lane(ActorId actor, TraceArgs args) {
   if (in_window(b.start, now) && wants(strings_[b.cat])) {
     push('X', b.track, b.name, b.cat, b.start, now - b.start, 0, args);
   }
-  processes_[b.track.pid - 2].free_lanes[b.pool].insert(b.track.tid);
+  release_lane(b.track, b.pool);
   bindings_.erase(it);
 }
 
@@ -226,6 +236,32 @@ void Tracer::counter(std::string_view name, double value, Time t) {
   if (t < 0) t = sim_.now();
   if (!in_window(t, t)) return;
   push('C', TraceTrack{1, 0}, intern(name), 0, t, 0, value, {});
+}
+
+void TraceLane::open(Simulation& sim, std::string_view process, std::string_view pool) {
+  tracer_ = sim.tracer();
+  if (tracer_ == nullptr) return;
+  pool_ = std::string(pool);
+  track_ = tracer_->acquire_lane(tracer_->process(process), pool_);
+  if (!track_) tracer_ = nullptr;
+}
+
+void TraceLane::record(Simulation& sim, std::string_view name, std::string_view cat, Time start,
+                       TraceArgs args) const {
+  if (tracer_ != nullptr && sim.tracer() == tracer_) {
+    tracer_->complete(track_, name, cat, start, sim.now() - start, args);
+  }
+}
+
+void TraceLane::close(Simulation& sim, std::string_view name, std::string_view cat, Time start,
+                      TraceArgs args) {
+  if (tracer_ == nullptr || sim.tracer() != tracer_) {
+    tracer_ = nullptr;
+    return;
+  }
+  record(sim, name, cat, start, args);
+  tracer_->release_lane(track_, pool_);
+  tracer_ = nullptr;
 }
 
 void Tracer::name_actor(ActorId actor, std::string_view name) {

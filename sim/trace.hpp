@@ -74,8 +74,9 @@ class Tracer final : public EventObserver {
     kInstants,   // each executed event also an instant on process 1, category "sim"
   };
   struct Options {
-    // assumption: 1M events is ~100 MB of JSON, about what ui.perfetto.dev opens comfortably.
-    std::size_t max_events = 1'000'000;
+    // assumption: ~140 bytes an event at most (a Scylla slice with its args), so 700k events stay
+    // under 100 MB of JSON, about what ui.perfetto.dev opens comfortably.
+    std::size_t max_events = 700'000;
     KernelEvents kernel_events = KernelEvents::kInstants;
     Time from = 0;          // simulated ns: record what overlaps [from, until]
     Time until = kTimeMax;
@@ -108,6 +109,10 @@ class Tracer final : public EventObserver {
                  std::string_view cat);
   void unbind_lane(ActorId actor, TraceArgs args = {});
   TraceTrack track_of(ActorId actor) const;
+  // The same lanes for an actor that is no process (a reused job object): the caller keeps the
+  // track and gives it back; empty when max_lanes are taken.
+  TraceTrack acquire_lane(std::uint32_t pid, std::string_view pool);
+  void release_lane(TraceTrack lane, std::string_view pool);
 
   // ---- Records
   bool wants(std::string_view cat) const {
@@ -211,6 +216,26 @@ class Tracer final : public EventObserver {
   std::map<ActorId, Binding> bindings_;
   std::vector<Probe> probes_;
   Time next_probe_ = 0;
+};
+
+// A lane held by a callback-driven actor (a job object serving one operation at a time):
+//   lane_.open(sim, "east/fanout/0", "post");  ... lane_.record(sim, "page", "fanout", t0);
+//   lane_.close(sim, "post fan-out", "fanout", started, {{"author", a}});
+// Every call is a no-op without a tracer, or when the lane was opened under another one.
+class TraceLane {
+ public:
+  void open(Simulation& sim, std::string_view process, std::string_view pool);
+  // A slice [start, now] on the lane.
+  void record(Simulation& sim, std::string_view name, std::string_view cat, Time start,
+              TraceArgs args = {}) const;
+  // The lane's own slice [start, now], then the lane is free again.
+  void close(Simulation& sim, std::string_view name, std::string_view cat, Time start,
+             TraceArgs args = {});
+
+ private:
+  Tracer* tracer_ = nullptr;
+  TraceTrack track_;
+  std::string pool_;
 };
 
 }  // namespace sim

@@ -3,16 +3,13 @@
 // > dial > syscall), the GC on a track of its own, counters for the key gauges, under 100 MB;
 // tracing leaves the fingerprint alone; a cap drops events and says how many.
 #include <catch2/catch.hpp>
-#include <cstdio>
-#include <filesystem>
 
 #include "scenarios/loader.hpp"
-#include "scenarios/runner.hpp"
-#include "scenarios/trace_setup.hpp"
-#include "sim/trace.hpp"
-#include "tests/sim/trace_check.hpp"
+#include "trace_run.hpp"
 
 using namespace skysim::scenarios;
+using testing::run_traced;
+using testing::Traced;
 
 namespace {
 
@@ -28,31 +25,6 @@ Scenario april_window() {
   return load_scenario_file(kApril, builtin_registry(), o);
 }
 
-struct Traced {
-  std::uint64_t fingerprint = 0;
-  std::uintmax_t bytes = 0;
-  std::uint64_t dropped = 0;
-  tracecheck::Report report;
-};
-
-Traced run_traced(sim::Tracer::Options o) {
-  Scenario sc = april_window();
-  ScenarioRun run(sc, builtin_registry());
-  o.kernel_events = sim::Tracer::KernelEvents::kCountOnly;
-  sim::Tracer tracer(run.sim(), o);
-  trace_scenario(run, tracer);
-  Traced t;
-  t.fingerprint = run.run().fingerprint;
-  const std::string path =
-      (std::filesystem::temp_directory_path() / "skysim-april-trace-test.json").string();
-  tracer.write_file(path);
-  t.bytes = std::filesystem::file_size(path);
-  t.dropped = tracer.dropped();
-  t.report = tracecheck::check_file(path);
-  std::remove(path.c_str());
-  return t;
-}
-
 }  // namespace
 
 TEST_CASE("april trace: 10 minutes open as nested slices per host, under 100 MB") {
@@ -62,7 +34,7 @@ TEST_CASE("april trace: 10 minutes open as nested slices per host, under 100 MB"
     ScenarioRun run(sc, builtin_registry());
     untraced = run.run().fingerprint;
   }
-  Traced t = run_traced(sim::Tracer::Options{});
+  Traced t = run_traced(sc, sim::Tracer::Options{});
   const tracecheck::Report& r = t.report;
   INFO((r.errors.empty() ? std::string() : r.errors.front()));
   CHECK(r.error_count == 0);
@@ -112,7 +84,7 @@ TEST_CASE("april trace: 10 minutes open as nested slices per host, under 100 MB"
 TEST_CASE("april trace: a cap drops events, says how many, and the file stays valid") {
   sim::Tracer::Options o;
   o.max_events = 20'000;
-  Traced t = run_traced(o);
+  Traced t = run_traced(april_window(), o);
   CHECK(t.dropped > 0);
   CHECK(t.report.error_count == 0);
   CHECK(t.report.other_data.at("dropped_events") == t.dropped);
@@ -125,7 +97,7 @@ TEST_CASE("april trace: a window and a filter narrow the file") {
   o.until = 90 * sim::kSecond;
   o.host_prefixes = {"east/"};
   o.categories = {"rpc", "memcached"};
-  Traced t = run_traced(o);
+  Traced t = run_traced(april_window(), o);
   const auto& r = t.report;
   CHECK(r.error_count == 0);
   CHECK(r.slices_by_name.count("memcache.Get") == 1);
