@@ -8,6 +8,7 @@ packages=(
   libboost-dev libboost-graph-dev                # Boost.Random (RNG), Boost.Graph (follow graph)
   libeigen3-dev                                  # linear algebra for statistics and CTMC solves
   catch2                                         # Catch2 v2 unit tests
+  nlohmann-json3-dev                             # tests: streaming check of trace-event JSON
   libcli11-dev                                   # command line
   libyaml-cpp-dev                                # scenario files
   libxxhash-dev                                  # xxHash64: stream seeds, the UID hashing allocator

@@ -42,6 +42,7 @@ Tracer::Tracer(Simulation& sim, Options options) : sim_(sim), options_(std::move
   }
   if (options_.probe_interval <= 0) throw std::invalid_argument("Tracer: probe_interval <= 0");
   kernel_cat_ = intern("sim");
+  kernel_instants_ = options_.kernel_events == KernelEvents::kInstants && wants("sim");
   next_probe_ = options_.from;
   sim_.add_observer(this);
   sim_.set_tracer(this);
@@ -77,7 +78,6 @@ std::uint32_t Tracer::store_args(TraceArgs args) {
 
 void Tracer::push(char phase, TraceTrack track, std::uint32_t name, std::uint32_t cat, Time ts,
                   Duration dur, double value, TraceArgs args) {
-  if (!admit()) return;
   std::uint32_t begin = store_args(args);
   events_.push_back(Record{ts, dur, value, name, cat, track.pid, track.tid, begin,
                            static_cast<std::uint16_t>(args.size()), phase});
@@ -90,10 +90,8 @@ void Tracer::on_event(Time now, Kind kind, ActorId actor) {
   }
   ++per_kind_[kind];
   if (!probes_.empty() && now >= next_probe_) sample_probes(now);
-  if (options_.kernel_events == KernelEvents::kCountOnly || !wants("sim") ||
-      !in_window(now, now)) {
-    return;
-  }
+  if (!kernel_instants_ || !in_window(now, now)) return;
+  if (!admit()) return;
   if (kind_name_id_[kind] == kUnseen) kind_name_id_[kind] = intern(sim_.kind_name(kind));
   push('i', TraceTrack{1, actor}, kind_name_id_[kind], kernel_cat_, now, 0, 0, {});
 }
@@ -165,7 +163,7 @@ void Tracer::unbind_lane(ActorId actor, TraceArgs args) {
   const Time now = sim_.now();
   // The lane is held whatever the categories (the actor's other slices go on it); its own
   // slice is recorded only if its category is selected.
-  if (in_window(b.start, now) && wants(strings_[b.cat])) {
+  if (in_window(b.start, now) && wants(strings_[b.cat]) && admit()) {
     push('X', b.track, b.name, b.cat, b.start, now - b.start, 0, args);
   }
   release_lane(b.track, b.pool);
@@ -184,6 +182,7 @@ void Tracer::complete(TraceTrack track, std::string_view name, std::string_view 
   check_time(start, "start");
   check_time(dur, "duration");
   if (!track || !wants(cat) || !in_window(start, start + dur)) return;
+  if (!admit()) return;  // before interning: a full tracer costs little
   push('X', track, intern(name), intern(cat), start, dur, 0, args);
 }
 
@@ -191,12 +190,14 @@ void Tracer::instant(TraceTrack track, std::string_view name, std::string_view c
                      TraceArgs args) {
   const Time now = sim_.now();
   if (!track || !wants(cat) || !in_window(now, now)) return;
+  if (!admit()) return;  // before interning: a full tracer costs little
   push('i', track, intern(name), intern(cat), now, 0, 0, args);
 }
 
 void Tracer::counter(std::uint32_t pid, std::string_view name, double value, Time t) {
   if (t < 0) t = sim_.now();
   if (pid == 0 || !wants("counter") || !in_window(t, t)) return;
+  if (!admit()) return;  // before interning: a full tracer costs little
   push('C', TraceTrack{pid, 0}, intern(name), 0, t, 0, value, {});
 }
 
@@ -229,12 +230,14 @@ void Tracer::complete(std::string_view name, std::string_view cat, ActorId actor
 void Tracer::instant(std::string_view name, std::string_view cat, ActorId actor, Time t) {
   if (t < 0) t = sim_.now();
   if (!wants(cat) || !in_window(t, t)) return;
+  if (!admit()) return;  // before interning: a full tracer costs little
   push('i', TraceTrack{1, actor}, intern(name), intern(cat), t, 0, 0, {});
 }
 
 void Tracer::counter(std::string_view name, double value, Time t) {
   if (t < 0) t = sim_.now();
   if (!in_window(t, t)) return;
+  if (!admit()) return;  // before interning: a full tracer costs little
   push('C', TraceTrack{1, 0}, intern(name), 0, t, 0, value, {});
 }
 

@@ -202,6 +202,7 @@ class Tracer final : public EventObserver {
   Simulation& sim_;
   Options options_;
   std::uint32_t kernel_cat_;
+  bool kernel_instants_;  // each kernel event recorded as an instant (Options, category "sim")
   std::vector<Record> events_;
   std::vector<StoredArg> args_;
   std::uint64_t dropped_ = 0;
