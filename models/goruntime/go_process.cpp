@@ -446,7 +446,7 @@ sim::Task<> GoProcess::run_on_p(sim::Duration work, bool gc_assist) {
     }
     arrival = HostCpu::Arrival::kContinues;  // if it keeps its P, the M goes on
   }
-  span.end({{"cpu_ns", asked}});
+  if (span) span.end({{"cpu_ns", asked}});
 }
 
 sim::Task<> GoProcess::syscall(sim::Duration d) {
@@ -514,7 +514,7 @@ sim::Task<> GoProcess::syscall_impl(WriteTarget* target, std::int64_t bytes, sim
     co_await RunAwaiter(this, inc);
     release_p();
   }
-  span.end({{"bytes", bytes}, {"kernel_ns", d}, {"p_handed_off", lost_p ? 1 : 0}});
+  if (span) span.end({{"bytes", bytes}, {"kernel_ns", d}, {"p_handed_off", lost_p ? 1 : 0}});
 }
 
 sim::Task<> GoProcess::alloc(std::int64_t bytes) {

@@ -168,11 +168,12 @@ sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
   // The dial as Go's net.Dialer sees it: port search (bind), connect, the SYN round trip.
   sim::TraceSpan span = co_await sim::trace_span(sim_, "net.Dial", "net");
   net::DialOutcome d = dialer_->dial(ns_, s.address(), owner_);
-  auto trace_dial = [&](const std::string& error) {
+  // `error` makes the text only when traced: an untraced run never formats it.
+  auto trace_dial = [&](auto error) {
     if (span) {
       span.end({{"server", s.address().str()},
                 {"ports_scanned", static_cast<std::int64_t>(d.ports_scanned)},
-                {"error", error}});
+                {"error", error()}});
     }
   };
   // The search ran inside bind(2)/connect(2): the goroutine is in the kernel that long. The
@@ -187,7 +188,7 @@ sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
     ++stats_.dial_errors;
     out.error = failure(McStatus::kDialError, McOp::kGet, server);
     out.error.dial_error = d.error;  // unchanged, as gomemcache returns it
-    trace_dial(d.error.text());
+    trace_dial([&] { return d.error.text(); });
     co_return out;
   }
   Conn c;
@@ -209,7 +210,7 @@ sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
       --open_conns_;
       ++stats_.connect_timeouts;
       out.error = failure(McStatus::kConnectTimeout, McOp::kGet, server);
-      trace_dial(out.error.error_text());
+      trace_dial([&] { return out.error.error_text(); });
       co_return out;
     }
     co_await sim::sleep(config_.loopback_rtt);  // SYN, SYN-ACK; the ACK rides the request
@@ -229,7 +230,7 @@ sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
     out.error.dial_error =
         net::DialError{net::Errno::kECONNREFUSED, net::DialStep::kConnect,
                        dialer_->gives_local_address(), net::Endpoint{c.local.ip, 0}, s.address()};
-    trace_dial(out.error.dial_error.text());
+    trace_dial([&] { return out.error.dial_error.text(); });
     co_return out;
   }
   ns_.established(c.socket);
@@ -240,7 +241,7 @@ sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
   }
   out.ok = true;
   out.conn = c;
-  trace_dial(std::string());
+  trace_dial([] { return std::string(); });
   co_return out;
 }
 
