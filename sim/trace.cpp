@@ -349,14 +349,21 @@ void Tracer::write_json(std::ostream& out) const {
                             0, 0, 'X'});
     }
   }
-  // By time, and at one instant the longer slice first: the order Perfetto nests them in.
-  std::vector<const Record*> order;
+  // By time, and at one instant the longer slice first: the order Perfetto nests them in. Two
+  // slices with the same span are an outer one and an inner one that ended with it: the inner
+  // was recorded first, so the later record goes first (open slices are the outermost).
+  struct Ordered {
+    const Record* r;
+    std::size_t seq;
+  };
+  std::vector<Ordered> order;
   order.reserve(events_.size() + open.size());
-  for (const Record& r : events_) order.push_back(&r);
-  for (const Record& r : open) order.push_back(&r);
-  std::stable_sort(order.begin(), order.end(), [](const Record* a, const Record* b) {
-    if (a->ts != b->ts) return a->ts < b->ts;
-    return a->dur > b->dur;
+  for (std::size_t i = 0; i < events_.size(); ++i) order.push_back(Ordered{&events_[i], i});
+  for (const Record& r : open) order.push_back(Ordered{&r, events_.size()});
+  std::stable_sort(order.begin(), order.end(), [](const Ordered& a, const Ordered& b) {
+    if (a.r->ts != b.r->ts) return a.r->ts < b.r->ts;
+    if (a.r->dur != b.r->dur) return a.r->dur > b.r->dur;
+    return a.r->phase == 'X' && b.r->phase == 'X' && a.seq > b.seq;
   });
 
   JsonWriter w(out);
@@ -364,9 +371,9 @@ void Tracer::write_json(std::ostream& out) const {
   w.key("displayTimeUnit").value("ns");
   w.key("traceEvents").begin_array();
   write_metadata(w);
-  for (const Record* r : order) {
+  for (const Ordered& o : order) {
     out << '\n';  // one event per line: greppable, diffable
-    write_record(w, *r);
+    write_record(w, *o.r);
   }
   w.end_array();
   w.key("otherData").begin_object();

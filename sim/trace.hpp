@@ -47,6 +47,7 @@ struct TraceTrack {
   std::uint32_t pid = 0;
   std::uint32_t tid = 0;
   explicit operator bool() const { return pid != 0; }
+  bool operator==(const TraceTrack&) const = default;
 };
 
 // One entry of a slice's "args": a number or a text.

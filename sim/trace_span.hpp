@@ -20,8 +20,9 @@ namespace sim {
 class TraceSpan {
  public:
   TraceSpan() = default;
-  TraceSpan(Simulation* sim, TraceTrack track, std::string_view name, std::string_view cat)
-      : sim_(sim), tracer_(sim->tracer()), track_(track), name_(name), cat_(cat),
+  TraceSpan(Simulation* sim, ActorId actor, TraceTrack track, std::string_view name,
+            std::string_view cat)
+      : sim_(sim), tracer_(sim->tracer()), actor_(actor), track_(track), name_(name), cat_(cat),
         start_(sim->now()) {}
   TraceSpan(TraceSpan&& o) noexcept { *this = std::move(o); }
   TraceSpan& operator=(TraceSpan&& o) noexcept {
@@ -29,6 +30,7 @@ class TraceSpan {
       end();
       sim_ = std::exchange(o.sim_, nullptr);
       tracer_ = std::exchange(o.tracer_, nullptr);
+      actor_ = o.actor_;
       track_ = o.track_;
       name_ = o.name_;
       cat_ = o.cat_;
@@ -45,7 +47,9 @@ class TraceSpan {
   TraceTrack track() const { return track_; }
   void end(TraceArgs args = {}) {
     if (tracer_ == nullptr) return;
-    if (sim_->tracer() == tracer_) {
+    // Only while the process still holds the lane: a frame destroyed without unwinding (a
+    // process cancelled before it ran on) frees its lane before its inner spans end.
+    if (sim_->tracer() == tracer_ && tracer_->track_of(actor_) == track_) {
       tracer_->complete(track_, name_, cat_, start_, sim_->now() - start_, args);
     }
     tracer_ = nullptr;
@@ -54,6 +58,7 @@ class TraceSpan {
  private:
   Simulation* sim_ = nullptr;
   Tracer* tracer_ = nullptr;
+  ActorId actor_ = 0;
   TraceTrack track_;
   std::string_view name_;  // literals: a span's name and category outlive it
   std::string_view cat_;
@@ -65,17 +70,19 @@ struct TraceSpanAwaiter {
   std::string_view name;
   std::string_view cat;
   TraceTrack track{};
+  ActorId actor = 0;
   bool await_ready() const noexcept {
     return sim->tracer() == nullptr || !sim->tracer()->wants(cat);
   }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) noexcept {
-    track = sim->tracer()->track_of(detail::proc_of(h)->id);
+    actor = detail::proc_of(h)->id;
+    track = sim->tracer()->track_of(actor);
     return false;  // never suspends: it only learns which process is asking
   }
   TraceSpan await_resume() const {
     if (!track) return TraceSpan{};
-    return TraceSpan(sim, track, name, cat);
+    return TraceSpan(sim, actor, track, name, cat);
   }
 };
 

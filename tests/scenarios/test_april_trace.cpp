@@ -3,6 +3,7 @@
 // > dial > syscall), the GC on a track of its own, counters for the key gauges, under 100 MB;
 // tracing leaves the fingerprint alone; a cap drops events and says how many.
 #include <catch2/catch.hpp>
+#include <set>
 
 #include "scenarios/loader.hpp"
 #include "trace_run.hpp"
@@ -59,6 +60,24 @@ TEST_CASE("april trace: 10 minutes open as nested slices per host, under 100 MB"
     INFO(name);
     CHECK(r.slices_by_name.count(name) == 1);
   }
+  // Who is inside whom: the Go code's shape, not just any stack.
+  auto only = [&](const std::string& child, const std::set<std::string>& allowed) {
+    INFO(child);
+    for (const auto& [parent, n] : r.parents.at(child)) {
+      INFO(parent << " x" << n);
+      CHECK(allowed.count(parent) == 1);
+    }
+  };
+  only("fetchPost", {"goroutine"});
+  only("GetPostRecord", {"goroutine"});
+  only("memcache.Get", {"fetchPost"});
+  only("net.Dial", {"memcache.Get", "memcache.Set"});
+  only("log.Error", {"fetchPost"});
+  only("write(2)", {"log.Error"});
+  only("mark", {"GC cycle"});
+  only("GC cycle", {""});
+  only("goroutine", {""});
+  CHECK(r.parents.at("syscall (kernel CPU)").count("net.Dial") == 1);
   for (const char* key : {"endpoint", "client", "uris", "key", "error", "ports_scanned"}) {
     INFO(key);
     CHECK(r.arg_keys.count(key) == 1);

@@ -36,6 +36,9 @@ struct Report {
   std::map<Track, std::string> thread_names;
   std::map<std::int64_t, std::size_t> max_depth;  // pid -> deepest stack of X slices
   std::map<std::string, std::size_t> arg_keys;    // every args key seen on an X slice
+  // Per slice name, the names of the slices it was directly inside ("" = none), with counts;
+  // slices longer than zero only.
+  std::map<std::string, std::map<std::string, std::size_t>> parents;
   std::vector<std::string> errors;                 // the first 20 problems
   std::size_t error_count = 0;
   nlohmann::json other_data;
@@ -45,6 +48,7 @@ namespace detail {
 
 struct Open {
   std::int64_t ts, end;
+  std::string name;
 };
 struct TrackState {
   std::vector<Open> stack;
@@ -88,7 +92,7 @@ class Checker {
       if (e.contains("args")) {
         for (const auto& [k, v] : e["args"].items()) ++r_.arg_keys[k];
       }
-      slice(track, ns(e["ts"].get<double>()), ns(e["dur"].get<double>()), e);
+      slice(track, ns(e["ts"].get<double>()), ns(e["dur"].get<double>()), name, e);
     } else if (ph == "C") {
       if (!e.contains("args") || e["args"].empty()) return fail("C without args", e);
       for (const auto& [k, v] : e["args"].items()) {
@@ -117,7 +121,8 @@ class Checker {
   }
 
  private:
-  void slice(const Track& t, std::int64_t ts, std::int64_t dur, const nlohmann::json& e) {
+  void slice(const Track& t, std::int64_t ts, std::int64_t dur, const std::string& name,
+             const nlohmann::json& e) {
     TrackState& s = tracks_[t];
     if (ts < s.last_ts || (ts == s.last_ts && dur > s.last_dur)) {
       return fail("X out of (ts, longest first) order on its track", e);
@@ -128,7 +133,9 @@ class Checker {
     if (!s.stack.empty() && ts + dur > s.stack.back().end) {
       return fail("X starts inside a slice and ends after it", e);
     }
-    s.stack.push_back(Open{ts, ts + dur});
+    // A zero-length slice has no inside: Perfetto closes it before the next one at its instant.
+    if (dur > 0) ++r_.parents[name][s.stack.empty() ? std::string() : s.stack.back().name];
+    s.stack.push_back(Open{ts, ts + dur, name});
     std::size_t& depth = r_.max_depth[t.first];
     depth = std::max(depth, s.stack.size());
   }
