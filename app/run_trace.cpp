@@ -35,7 +35,8 @@ void add_trace_options(CLI::App& cmd, TraceArgs& a) {
                  "Trace only until this date or offset (default: the end)");
   cmd.add_option("--trace-filter", a.filter,
                  "Comma-separated categories (rpc, goroutine, go, syscall, gc, memcached, net, "
-                 "scylla, log, counter, sim) and host-path prefixes (east/) to trace");
+                 "scylla, log, fanout, counter, sim) and host-path prefixes (east/) to trace "
+                 "(docs/tracing.md)");
   cmd.add_option("--trace-max-events", a.max_events,
                  "Stop recording after this many trace events (default 700000, under 100 MB)");
 }

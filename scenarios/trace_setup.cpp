@@ -29,9 +29,9 @@ std::string joined(const std::vector<std::string>& v, std::size_t at_most) {
 }  // namespace
 
 const std::vector<std::string>& trace_categories() {
-  static const std::vector<std::string> cats = {"rpc",       "goroutine", "go",  "syscall",
-                                                "gc",        "memcached", "net", "scylla",
-                                                "log",       "counter",   "sim"};
+  static const std::vector<std::string> cats = {"rpc", "goroutine", "go",     "syscall",
+                                                "gc",  "memcached", "net",    "scylla",
+                                                "log", "fanout",    "counter", "sim"};
   return cats;
 }
 
