@@ -127,7 +127,8 @@ TraceTrack Tracer::thread(std::uint32_t pid, std::string_view name) {
 }
 
 TraceTrack Tracer::acquire_lane(std::uint32_t pid, std::string_view pool) {
-  if (pid < 2) return TraceTrack{};
+  // After the window nothing it holds could be recorded: no lane, no empty track.
+  if (pid < 2 || sim_.now() > options_.until) return TraceTrack{};
   ProcessTrack& p = processes_[pid - 2];
   auto& free = p.free_lanes[std::string(pool)];
   if (!free.empty()) {

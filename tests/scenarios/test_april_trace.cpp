@@ -131,6 +131,8 @@ TEST_CASE("april trace: --trace-filter terms are categories or host prefixes, el
   TraceSelection s = parse_trace_filter("rpc,gc,east/", hosts);
   CHECK(s.categories == std::set<std::string>{"rpc", "gc"});
   CHECK(s.host_prefixes == std::vector<std::string>{"east/"});
+  CHECK(parse_trace_filter("fanout,west", hosts).categories == std::set<std::string>{"fanout"});
+  CHECK(parse_trace_filter("fanout,west", hosts).host_prefixes == std::vector<std::string>{"west"});
   CHECK_THROWS_WITH(parse_trace_filter("rpc,,gc", hosts), Catch::Contains("empty term"));
   CHECK_THROWS_WITH(parse_trace_filter("north/", hosts),
                     Catch::Contains("'north/' is neither a category") &&

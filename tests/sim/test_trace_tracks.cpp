@@ -96,7 +96,7 @@ TEST_CASE("trace: slices still open at the end are closed and counted as unfinis
   CHECK(r.other_data.at("unfinished_slices") == 1);
 }
 
-TEST_CASE("trace: a host's lanes are bounded; the surplus is untraced and counted") {
+TEST_CASE("trace: a host's lanes are bounded, the surplus is untraced and counted") {
   Simulation sim(3);
   Tracer::Options o;
   o.max_lanes = 2;
