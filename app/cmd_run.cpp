@@ -7,10 +7,10 @@
 #include <optional>
 
 #include "app/commands.hpp"
+#include "app/run_trace.hpp"
 #include "scenarios/loader.hpp"
 #include "scenarios/runner.hpp"
 #include "scenarios/units.hpp"
-#include "app/run_trace.hpp"
 
 namespace skysim::app {
 
