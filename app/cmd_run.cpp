@@ -11,11 +11,11 @@
 #include "app/commands.hpp"
 #include "app/output_dir.hpp"
 #include "app/run_openmetrics.hpp"
+#include "app/run_trace.hpp"
 #include "app/run_until.hpp"
 #include "scenarios/loader.hpp"
 #include "scenarios/runner.hpp"
 #include "scenarios/units.hpp"
-#include "sim/trace.hpp"
 
 namespace skysim::app {
 
@@ -26,7 +26,7 @@ struct RunArgs {
   std::string seed;
   std::vector<std::string> sets;
   std::string out;
-  std::string trace;
+  TraceArgs trace;
   std::string until;
   std::string openmetrics;
   bool quiet = false;
@@ -86,8 +86,7 @@ void run_scenario(const RunArgs& a) {
       a.out.empty() ? "runs/" + scenario.name + "-" + std::to_string(scenario.seed) : a.out;
   prepare_output_dir(out, "--out");
   scenarios::ScenarioRun run(scenario, scenarios::builtin_registry());
-  std::optional<sim::Tracer> tracer;
-  if (!a.trace.empty()) tracer.emplace(run.sim());
+  std::unique_ptr<sim::Tracer> tracer = start_trace(a.trace, run);
   ProgressLine progress(until.value_or(scenario.duration), !a.quiet && isatty(2));
   auto t0 = std::chrono::steady_clock::now();
   g_interrupted = 0;
@@ -102,7 +101,7 @@ void run_scenario(const RunArgs& a) {
   const BuildInfo& build = build_info();
   run.write_outputs(out, r, wall, {build.version, build.commit, build.build_type, a.until});
   if (!a.openmetrics.empty()) write_run_openmetrics(run, a.openmetrics);
-  if (tracer) tracer->write_file(a.trace);
+  if (tracer) finish_trace(a.trace, *tracer);
   if (!a.quiet) std::fputs(run.summary_table(r, wall).c_str(), stdout);
   std::printf("fingerprint %s  outputs in %s/\n",
               scenarios::format_fingerprint(r.fingerprint).c_str(), out.c_str());
@@ -129,7 +128,7 @@ void register_run(CLI::App& app) {
   cmd->add_option("--set", a->sets,
                   "Override path=value, paths as the validator prints them (repeatable)");
   cmd->add_option("--out", a->out, "Output directory (default runs/<scenario>-<seed>/)");
-  cmd->add_option("--trace", a->trace, "Write a Perfetto/Chrome trace-event JSON file");
+  add_trace_options(*cmd, a->trace);
   cmd->add_option("--until", a->until, "Stop early: a date or an offset like 90m");
   cmd->add_option("--openmetrics", a->openmetrics,
                   "Also write the time series as OpenMetrics text at simulated time to FILE");

@@ -327,11 +327,13 @@ class DataPlaneInstance final : public Instance {
     metrics_.counter("dataplane.uris_requested",
                      {{"client", r.client}, {"dc", datacenter_}, {"endpoint", r.endpoint}})
         .add(uris);
+    RpcTag tag;  // only a trace reads it
+    if (host_.go().simulation().tracer() != nullptr) tag = RpcTag{r.client, r.endpoint};
     if (r.endpoint == "GetPostRecord") {
       PostMix mix = listed(backfill_clients_, r.client) ? PostMix::kCold : PostMix::kHot;
-      host_.get_post_record(uris, mix, std::move(done));
+      host_.get_post_record(uris, mix, std::move(done), std::move(tag));
     } else {
-      host_.small_rpc(uris, std::move(done));
+      host_.small_rpc(uris, std::move(done), std::move(tag));
     }
   }
 

@@ -117,6 +117,7 @@ class FanoutInstance final : public Instance {
     fc.hotkey_ttl = v.duration("hotkey_ttl");
     if (v.integer("down_nodes") > 0) set("down_nodes", v.get("down_nodes"));
     service_ = std::make_unique<fanout::FanoutService>(sim_, *cluster_, *graph_, fc);
+    service_->set_trace_name(path());
     posts_per_followed_s_ = v.real("posts_per_followed_s");
     reader_rng_ = &sim_.stream(path() + "/readers");
 

@@ -10,7 +10,7 @@ packages=(
   catch2                                         # Catch2 v2 unit tests
   libcli11-dev                                   # command line
   libyaml-cpp-dev                                # scenario files
-  nlohmann-json3-dev                             # JSON reader: summaries, shards, compare.json
+  nlohmann-json3-dev                             # JSON reader: summaries, shards; trace-event checks
   libxxhash-dev                                  # xxHash64: stream seeds, the UID hashing allocator
   gnuplot-nox                                    # PNG/SVG plots
   clang libclang-rt-14-dev                       # libFuzzer harness for the scenario loader

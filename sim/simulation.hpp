@@ -21,6 +21,7 @@ namespace sim {
 
 class Simulation;
 class Process;
+class Tracer;
 class ProcessHandle;
 
 using ActorId = std::uint32_t;
@@ -136,6 +137,12 @@ class Simulation {
   std::size_t live_processes() const { return live_count_; }
 
   void add_observer(EventObserver* o) { observers_.push_back(o); }
+  void remove_observer(EventObserver* o) { std::erase(observers_, o); }
+  // The attached tracer (sim/trace.hpp), or null: models check it before building any slice,
+  // so an untraced run pays one null test per hook. Tracing only observes: nothing a model
+  // does may depend on it.
+  Tracer* tracer() const { return tracer_; }
+  void set_tracer(Tracer* t) { tracer_ = t; }
 
   // Destroys every process frame now (their awaiters unlink, their locals' destructors run).
   // Owners of models call this before destroying models that frames may still reference.
@@ -178,6 +185,7 @@ class Simulation {
   std::map<std::string, Kind, std::less<>> kind_ids_;
   std::map<std::string, std::unique_ptr<Rng>, std::less<>> streams_;
   std::vector<EventObserver*> observers_;
+  Tracer* tracer_ = nullptr;
 };
 
 namespace detail {

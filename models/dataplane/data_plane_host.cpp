@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/trace_span.hpp"
+
 namespace skysim::dataplane {
 
 DialerPolicy parse_dialer_policy(std::string_view text) {
@@ -192,7 +194,7 @@ void DataPlaneHost::set_log_policy(logsink::LogPolicy p) {
   logger_.set_policy(p);  // the same logger: goroutines may be parked on its fd lock
 }
 
-void DataPlaneHost::get_post_record(std::int64_t uris, PostMix mix, RpcDone done) {
+void DataPlaneHost::get_post_record(std::int64_t uris, PostMix mix, RpcDone done, RpcTag tag) {
   ++stats_.rpcs;
   if (!go_.alive()) {
     ++stats_.rpcs_unavailable;
@@ -205,10 +207,11 @@ void DataPlaneHost::get_post_record(std::int64_t uris, PostMix mix, RpcDone done
     call->reply(RpcResult{false, "batch_too_large"});
     return;
   }
-  go_.go(serve_batch(call, uris, mix, cfg_.get_post_record_limit));
+  if (tag.endpoint.empty()) tag.endpoint = "GetPostRecord";
+  go_.go(serve_batch(call, uris, mix, cfg_.get_post_record_limit, std::move(tag)));
 }
 
-void DataPlaneHost::small_rpc(std::int64_t uris, RpcDone done) {
+void DataPlaneHost::small_rpc(std::int64_t uris, RpcDone done, RpcTag tag) {
   ++stats_.rpcs;
   if (!go_.alive()) {
     ++stats_.rpcs_unavailable;
@@ -216,11 +219,14 @@ void DataPlaneHost::small_rpc(std::int64_t uris, RpcDone done) {
     return;
   }
   auto call = std::make_shared<Call>(*this, std::move(done));
-  go_.go(serve_batch(call, uris, PostMix::kHot, cfg_.handler_limit));
+  if (tag.endpoint.empty()) tag.endpoint = "rpc";
+  go_.go(serve_batch(call, uris, PostMix::kHot, cfg_.handler_limit, std::move(tag)));
 }
 
 sim::Task<> DataPlaneHost::serve_batch(std::shared_ptr<Call> call, std::int64_t uris, PostMix mix,
-                                       std::int64_t limit) {
+                                       std::int64_t limit, RpcTag tag) {
+  // The handler goroutine's lane holds the RPC; its fetchPost goroutines get lanes of their own.
+  sim::TraceSpan span = co_await sim::trace_span(sim_, tag.endpoint, "rpc");
   errgroup::Group group(sim_, launch_);
   if (limit >= 0) group.set_limit(limit);
   for (std::int64_t i = 0; i < uris; ++i) {
@@ -230,10 +236,17 @@ sim::Task<> DataPlaneHost::serve_batch(std::shared_ptr<Call> call, std::int64_t 
   }
   co_await group.wait();
   call->reply(RpcResult{});
+  if (span) {
+    span.end({{"endpoint", tag.endpoint},
+              {"client", tag.client},
+              {"uris", uris},
+              {"limit", limit}});
+  }
 }
 
 sim::Task<errgroup::Error> DataPlaneHost::fetch_post(std::string key) {
   ++stats_.uris;
+  sim::TraceSpan span = co_await sim::trace_span(sim_, "fetchPost", "rpc");
   co_await go_.alloc_live(cfg_.live_per_uri_bytes);
   memcached::Client& mc = *client_;
   memcached::McResult got = co_await mc.get(key);
@@ -242,21 +255,28 @@ sim::Task<errgroup::Error> DataPlaneHost::fetch_post(std::string key) {
   if (got.ok()) {
     ++stats_.cache_hits;
     go_.release(cfg_.live_per_uri_bytes);
+    if (span) span.end({{"key", key}, {"cache", "hit"}});
     co_return errgroup::Error{};
   }
   if (!got.resumable()) {  // not a miss: "failed to get post cache item"
     note_cache_error(got);
+    sim::TraceSpan log = co_await sim::trace_span(sim_, "log.Error", "log");
     co_await logger_.error();
   }
-  co_await scylla_.read();
+  {
+    sim::TraceSpan read = co_await sim::trace_span(sim_, "scylla read", "scylla");
+    co_await scylla_.read();
+  }
   ++stats_.scylla_reads;
   // assumption: a post record is ~1 KiB in the cache.
   memcached::McResult put = co_await mc.set(key, memcached::McItem{1024, 0});
   if (!put.ok()) {  // "failed to set post cache item" (domain.md §1.5)
     note_cache_error(put);
+    sim::TraceSpan log = co_await sim::trace_span(sim_, "log.Error", "log");
     co_await logger_.error();
   }
   go_.release(cfg_.live_per_uri_bytes);
+  if (span) span.end({{"key", key}, {"cache", got.resumable() ? "miss" : "error"}});
   co_return errgroup::Error{};
 }
 

@@ -44,6 +44,11 @@ struct RpcResult {
   std::string error;  // "" or a short reason: "unavailable", "crashed", "batch_too_large"
 };
 using RpcDone = std::function<void(const RpcResult&)>;
+// Who asked, for the RPC's slice in a trace (sim/trace.hpp); not used otherwise.
+struct RpcTag {
+  std::string client;
+  std::string endpoint;
+};
 
 // Something worth a line in the replay's "phases": the first bind error, a crash, a restart,
 // a thread surge, an operator's change.
@@ -75,9 +80,9 @@ class DataPlaneHost {
   DataPlaneHost& operator=(const DataPlaneHost&) = delete;
 
   // GetPostRecord(uris): one handler goroutine fanning out one goroutine per URI.
-  void get_post_record(std::int64_t uris, PostMix mix, RpcDone done);
+  void get_post_record(std::int64_t uris, PostMix mix, RpcDone done, RpcTag tag = {});
   // Any other endpoint: small batches under errgroup.SetLimit(handler_limit).
-  void small_rpc(std::int64_t uris, RpcDone done);
+  void small_rpc(std::int64_t uris, RpcDone done, RpcTag tag = {});
 
   // Timeline knobs (each what an engineer changed, or could have).
   void set_get_post_record_limit(std::int64_t limit);
@@ -127,7 +132,7 @@ class DataPlaneHost {
     void on_event(sim::Simulation& sim) override;
   };
   sim::Task<> serve_batch(std::shared_ptr<Call> call, std::int64_t uris, PostMix mix,
-                          std::int64_t limit);
+                          std::int64_t limit, RpcTag tag);
   sim::Task<errgroup::Error> fetch_post(std::string key);
   std::string pick_key(PostMix mix);
   void note_cache_error(const memcached::McResult& r);

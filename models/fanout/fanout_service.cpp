@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/trace.hpp"
+
 namespace fanout {
 
 namespace {
@@ -102,6 +104,7 @@ class FanoutService::Job final : public sim::Handler,
 
   void begin(std::uint32_t author, std::function<void(const PostReport&)> done) {
     start(std::move(done), svc_.sim_.now());
+    lane_.open(svc_.sim_, svc_.trace_name_, "post");
     report_.author = author;
     followers_ = svc_.graph_.followers(author);
     report_.followers = followers_.size();
@@ -164,16 +167,24 @@ class FanoutService::Job final : public sim::Handler,
       svc_.page_log_.push_back({page_start_, now - page_start_});
     }
     ++report_.pages;
+    lane_.record(svc_.sim_, "page", "fanout", page_start_,
+                 {{"writes", static_cast<std::int64_t>(page_.size())}});
     if (cursor_ < followers_.size()) {
       svc_.sim_.schedule_in(svc_.cfg_.page_fetch, *this);
       return;
     }
     report_.duration = now - started_;
     svc_.post_duration_.record(report_.duration);
+    lane_.close(svc_.sim_, "post fan-out", "fanout", started_,
+                {{"author", static_cast<std::int64_t>(report_.author)},
+                 {"followers", static_cast<std::int64_t>(report_.followers)},
+                 {"written", static_cast<std::int64_t>(report_.written)},
+                 {"pages", static_cast<std::int64_t>(report_.pages)}});
     finish();
   }
 
   FanoutService& svc_;
+  sim::TraceLane lane_;
   std::span<const social::UserId> followers_;
   std::size_t cursor_ = 0;
   std::vector<social::UserId> page_;
@@ -190,6 +201,7 @@ class FanoutService::ReadJob final : public scylla::WriteSink, public OneShotJob
 
   void begin(std::uint32_t reader, std::function<void(const ReadReport&)> done) {
     start(std::move(done), svc_.sim_.now());
+    lane_.open(svc_.sim_, svc_.trace_name_, "read");
     report_.reader = reader;
     keys_.clear();
     keys_.push_back(reader);
@@ -237,10 +249,15 @@ class FanoutService::ReadJob final : public scylla::WriteSink, public OneShotJob
     report_.latency = svc_.sim_.now() - started_;
     svc_.read_latency_.record(report_.latency);
     svc_.read_db_reads_.record(report_.db_reads);
+    lane_.close(svc_.sim_, "timeline read", "fanout", started_,
+                {{"reader", static_cast<std::int64_t>(report_.reader)},
+                 {"db_reads", static_cast<std::int64_t>(report_.db_reads)},
+                 {"cache_hits", static_cast<std::int64_t>(report_.cache_hits)}});
     finish();
   }
 
   FanoutService& svc_;
+  sim::TraceLane lane_;
   std::vector<std::uint32_t> keys_;
   std::uint32_t pending_ = 0;
 };

@@ -118,6 +118,8 @@ class FanoutService {
   const lossy::HighFollowCache& follow_cache() const { return cache_; }
   bool is_on_read_author(std::uint32_t u) const;
   const FanoutConfig& config() const { return cfg_; }
+  // The process track of this service in a trace (sim/trace.hpp), e.g. its host path.
+  void set_trace_name(std::string name) { trace_name_ = std::move(name); }
 
  private:
   class Job;
@@ -128,6 +130,7 @@ class FanoutService {
   friend class ListWrite;
 
   sim::Simulation& sim_;
+  std::string trace_name_ = "fanout";
   scylla::ScyllaCluster& cluster_;
   const social::FollowGraph& graph_;
   FanoutConfig cfg_;

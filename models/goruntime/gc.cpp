@@ -129,6 +129,7 @@ void GoProcess::begin_stw(GcPhase phase) {
     m_idle_ += ps_gc_;
     ps_gc_ = 0;
   }
+  trace_gc_phase(phase);
   phase_ = phase;
   stw_ = true;
   stw_began_ = sim_.now();
@@ -144,6 +145,7 @@ void GoProcess::begin_stw(GcPhase phase) {
 }
 
 void GoProcess::start_mark() {
+  trace_gc_phase(GcPhase::kMark);
   phase_ = GcPhase::kMark;
   alloc_at_mark_start_ = heap_alloc_;
   double scan_bytes = static_cast<double>(heap_live_ + stack_bytes() + cfg_.globals_bytes);
@@ -222,6 +224,7 @@ void GoProcess::finish_mark() {
   last_mark_alloc_ = during_mark;
   heap_alloc_ = std::min(heap_alloc_, heap_live_ + during_mark);
   heap_marked_ = heap_alloc_;
+  trace_gc_phase(GcPhase::kOff);
   phase_ = GcPhase::kOff;
   dedicated_workers_ = 0;
   fractional_util_ = 0;

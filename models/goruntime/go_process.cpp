@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/trace_span.hpp"
+
 namespace goruntime {
 
 std::string_view crash_message(CrashReason r) {
@@ -23,19 +25,24 @@ std::string_view crash_message(CrashReason r) {
 // ---------------------------------------------------------------- goroutines
 
 Goroutine::Goroutine(GoProcess* owner, sim::ProcState* self)
-    : owner_(owner), incarnation_(owner->incarnation()), self_(self) {
+    : owner_(owner), incarnation_(owner->incarnation()), self_(self),
+      sim_(&owner->simulation()), actor_(self->id) {
   if (!owner->alive()) {
     owner_ = nullptr;
     throw std::logic_error("goruntime: goroutine started while process '" + owner->config().name +
                            "' is down (check alive())");
   }
   owner->goroutine_enter(*this);
+  if (sim::Tracer* t = sim_->tracer()) {
+    t->bind_lane(actor_, owner->trace_pid(), "goroutine", "goroutine", "goroutine");
+  }
 }
 
 Goroutine::~Goroutine() {
   if (owner_ != nullptr) {
     owner_->goroutine_exit(*this);
   }
+  if (sim::Tracer* t = sim_->tracer()) t->unbind_lane(actor_);
 }
 
 namespace {
@@ -98,6 +105,7 @@ void GoProcess::reset_process() {
   rss_peak_ = 0;
   alloc_at_mark_start_ = 0;
   last_mark_alloc_ = -1;
+  trace_gc_phase(GcPhase::kOff);
   phase_ = GcPhase::kOff;
   gc_next_ = sim::kTimeMax;
   dedicated_workers_ = 0;
@@ -406,6 +414,10 @@ sim::Task<> GoProcess::cpu(sim::Duration work) {
 sim::Task<> GoProcess::run_on_p(sim::Duration work, bool gc_assist) {
   std::uint64_t inc = incarnation_;
   throw_if_gone(inc);
+  // From asking for a P to giving it back: run-queue waits and preemptions included.
+  sim::TraceSpan span =
+      co_await sim::trace_span(sim_, gc_assist ? "GC assist" : "Go code", "go");
+  const sim::Duration asked = work;
   bool holding = false;
   HostCpu::Arrival arrival = HostCpu::Arrival::kQueued;  // how the M comes to the next slice
   while (work > 0) {
@@ -434,6 +446,7 @@ sim::Task<> GoProcess::run_on_p(sim::Duration work, bool gc_assist) {
     }
     arrival = HostCpu::Arrival::kContinues;  // if it keeps its P, the M goes on
   }
+  if (span) span.end({{"cpu_ns", asked}});
 }
 
 sim::Task<> GoProcess::syscall(sim::Duration d) {
@@ -460,6 +473,10 @@ sim::Task<> GoProcess::syscall_write(WriteTarget& target, std::int64_t bytes) {
 sim::Task<> GoProcess::syscall_impl(WriteTarget* target, std::int64_t bytes, sim::Duration d,
                                     bool kernel_cpu, sim::Duration prologue) {
   std::uint64_t inc = incarnation_;
+  // From asking for a P to entering the call, the call, and waiting for a P after it.
+  sim::TraceSpan span = co_await sim::trace_span(
+      sim_, target != nullptr ? "write(2)" : (kernel_cpu ? "syscall (kernel CPU)" : "syscall"),
+      "syscall");
   // only a running goroutine can enter a syscall
   HostCpu::Arrival arrival = co_await RunAwaiter(this, inc);
   if (prologue > 0) {
@@ -492,10 +509,12 @@ sim::Task<> GoProcess::syscall_impl(WriteTarget* target, std::int64_t bytes, sim
     throw;
   }
   throw_if_gone(inc);
-  if (exit_syscall(rec)) {
+  const bool lost_p = exit_syscall(rec);
+  if (lost_p) {
     co_await RunAwaiter(this, inc);
     release_p();
   }
+  if (span) span.end({{"bytes", bytes}, {"kernel_ns", d}, {"p_handed_off", lost_p ? 1 : 0}});
 }
 
 sim::Task<> GoProcess::alloc(std::int64_t bytes) {

@@ -56,6 +56,8 @@ class Goroutine : public sim::ListNode {
   GoProcess* owner_;
   std::uint64_t incarnation_;
   sim::ProcessHandle self_;
+  sim::Simulation* sim_;  // to close its trace lane even after the process crashed
+  sim::ActorId actor_;
 };
 
 // A goroutine waiting for a P (the run queue).
@@ -186,6 +188,8 @@ class GoProcess {
   void release_p();
   void throw_if_gone(std::uint64_t inc) const;
   sim::Simulation& simulation() { return sim_; }
+  // The host's process track in the attached tracer (0: none, or filtered out).
+  std::uint32_t trace_pid() const;
 
  private:
   enum class GcPhase { kOff, kSweepTermination, kMark, kMarkTermination };
@@ -229,6 +233,9 @@ class GoProcess {
                            HostCpu::Arrival arrival = HostCpu::Arrival::kQueued);
   sim::Task<> alloc_impl(std::int64_t bytes, bool keep);
   void restart(std::uint64_t inc);
+
+  // Trace hooks (trace_hooks.cpp): observe only.
+  void trace_gc_phase(GcPhase next);
 
   // GC
   std::int64_t nonheap_bytes() const;
@@ -318,6 +325,8 @@ class GoProcess {
   bool forced_stw_ = false;  // set_world_stopped(true)
   sim::Time forced_stw_since_ = 0;
   std::uint64_t forced_stws_ = 0;
+  sim::Time trace_phase_since_ = 0;  // when the current GC phase (and cycle) began
+  sim::Time trace_cycle_since_ = 0;
 
   // Crashes
   std::uint64_t oom_kills_ = 0;

@@ -3,6 +3,8 @@
 #include <boost/crc.hpp>
 #include <stdexcept>
 
+#include "sim/trace_span.hpp"
+
 namespace skysim::memcached {
 namespace {
 
@@ -120,10 +122,13 @@ sim::Task<McResult> Client::run(McOp op, std::string key, McItem item) {
   if (servers_.empty()) {
     co_return failure(McStatus::kNoServers, op, 0);
   }
+  sim::TraceSpan span = co_await sim::trace_span(
+      sim_, op == McOp::kGet ? "memcache.Get" : "memcache.Set", "memcached");
   auto server = static_cast<std::uint32_t>(pick_server(key));
   ConnAttempt got = co_await get_conn(server);
   if (!got.ok) {
     got.error.op = op;
+    if (span) span.end({{"key", key}, {"error", got.error.error_text()}});
     co_return got.error;
   }
   McResult r;
@@ -141,6 +146,12 @@ sim::Task<McResult> Client::run(McOp op, std::string key, McItem item) {
     ++stats_.hot_key_replies;
   }
   cond_release(got.conn, r);
+  if (span) {
+    span.end({{"key", key},
+              {"error", r.ok() ? std::string() : r.error_text()},
+              {"bytes", static_cast<std::int64_t>(op == McOp::kGet ? r.item.value_bytes
+                                                                   : item.value_bytes)}});
+  }
   co_return r;
 }
 
@@ -154,7 +165,17 @@ sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
   }
   Server& s = *servers_[server];
   ++stats_.dials;
+  // The dial as Go's net.Dialer sees it: port search (bind), connect, the SYN round trip.
+  sim::TraceSpan span = co_await sim::trace_span(sim_, "net.Dial", "net");
   net::DialOutcome d = dialer_->dial(ns_, s.address(), owner_);
+  // `error` makes the text only when traced: an untraced run never formats it.
+  auto trace_dial = [&](auto error) {
+    if (span) {
+      span.end({{"server", s.address().str()},
+                {"ports_scanned", static_cast<std::int64_t>(d.ports_scanned)},
+                {"error", error()}});
+    }
+  };
   // The search ran inside bind(2)/connect(2): the goroutine is in the kernel that long. The
   // port was taken (or the error decided) when the search began: the kernel holds the
   // bucket lock from finding a port to reserving it, so the outcome cannot change.
@@ -167,6 +188,7 @@ sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
     ++stats_.dial_errors;
     out.error = failure(McStatus::kDialError, McOp::kGet, server);
     out.error.dial_error = d.error;  // unchanged, as gomemcache returns it
+    trace_dial([&] { return d.error.text(); });
     co_return out;
   }
   Conn c;
@@ -188,6 +210,7 @@ sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
       --open_conns_;
       ++stats_.connect_timeouts;
       out.error = failure(McStatus::kConnectTimeout, McOp::kGet, server);
+      trace_dial([&] { return out.error.error_text(); });
       co_return out;
     }
     co_await sim::sleep(config_.loopback_rtt);  // SYN, SYN-ACK; the ACK rides the request
@@ -207,6 +230,7 @@ sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
     out.error.dial_error =
         net::DialError{net::Errno::kECONNREFUSED, net::DialStep::kConnect,
                        dialer_->gives_local_address(), net::Endpoint{c.local.ip, 0}, s.address()};
+    trace_dial([&] { return out.error.dial_error.text(); });
     co_return out;
   }
   ns_.established(c.socket);
@@ -217,6 +241,7 @@ sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
   }
   out.ok = true;
   out.conn = c;
+  trace_dial([] { return std::string(); });
   co_return out;
 }
 

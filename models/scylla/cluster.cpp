@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/scylla/shuffle_shard.hpp"
+#include "sim/trace.hpp"
 
 namespace scylla {
 namespace {
@@ -124,6 +125,7 @@ ScyllaCluster::ScyllaCluster(sim::Simulation& sim, ScyllaConfig cfg, std::uint32
       kind_coord_(sim.intern_kind(std::string(name) + ".coordinator")),
       kind_reply_(sim.intern_kind(std::string(name) + ".reply")),
       actor_(sim.new_actor_id()),
+      name_(name),
       needed_(replies_needed(cfg_.cl, cfg_.rf)) {
   for (TimelinePartition& p : partitions_) {
     p.fill(cfg_.timeline.target_rows);  // steady state: timelines are full
@@ -337,8 +339,12 @@ void ScyllaCluster::start(Op* op) {
     op->coordinator = live[n_live == 1 ? 0 : rng_.uniform_int(0, n_live - 1)];
   }
   advance(op->coordinator, now);
-  const sim::Time done =
-      shards_[op->coordinator].admit(now, draw(cfg_.coordinator_service_mean));
+  const sim::Duration service = draw(cfg_.coordinator_service_mean);
+  const sim::Time done = shards_[op->coordinator].admit(now, service);
+  if (sim_.tracer() != nullptr) {
+    trace_shard_op(op->coordinator, op->is_read ? "coordinate read" : "coordinate write", done,
+                   service, op->key);
+  }
   op->stage = Op::Stage::Replicate;
   op->kind = kind_coord_;
   sim_.schedule_at(done, *op);
@@ -369,7 +375,11 @@ void ScyllaCluster::replicate(Op* op) {
   }
   for (std::uint32_t i = 0; i < n; ++i) {
     advance(r[i], now);
-    sim::Time done = shards_[r[i]].admit(now, draw(mean) + extra);
+    const sim::Duration service = draw(mean) + extra;
+    sim::Time done = shards_[r[i]].admit(now, service);
+    if (sim_.tracer() != nullptr) {
+      trace_shard_op(r[i], op->is_read ? "read" : "write", done, service, op->key);
+    }
     replies[i] = r[i] == op->coordinator ? done : done + cfg_.replica_rtt;
   }
   // Reads go to CL replicas only (no read repair modelled); writes go to all and wait for CL.
@@ -433,6 +443,19 @@ std::uint32_t ScyllaCluster::count_hot_shards(sim::Time now) {
     hot += u >= cfg_.hot_utilisation ? 1 : 0;
   }
   return hot;
+}
+
+void ScyllaCluster::trace_shard_op(ShardId s, const char* what, sim::Time done,
+                                   sim::Duration service, PartitionKey key) {
+  sim::Tracer* t = sim_.tracer();
+  if (!t->wants("scylla")) return;
+  const std::uint32_t node = s / cfg_.shards_per_node;
+  const std::uint32_t core = s % cfg_.shards_per_node;
+  const sim::TraceTrack track = t->thread(
+      t->process(name_), "node " + std::to_string(node) + " shard " + std::to_string(core));
+  t->complete(track, what, "scylla", done - service, service,
+              {{"partition", static_cast<std::int64_t>(key)},
+               {"queued_ns", done - service - sim_.now()}});
 }
 
 }  // namespace scylla

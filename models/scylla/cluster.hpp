@@ -136,6 +136,10 @@ class ScyllaCluster {
   void replicate(Op* op);
   void finish(Op* op);
   void advance(ShardId s, sim::Time now);
+  // Records one op's work on a shard, [done - service, done], in the attached tracer: a shard
+  // serves in FIFO order, so its slices never overlap (one thread track per shard).
+  void trace_shard_op(ShardId s, const char* what, sim::Time done, sim::Duration service,
+                      PartitionKey key);
   void advance_hot(ShardId s, sim::Time now);
   sim::Duration draw(sim::Duration mean);
   Op* alloc_op();
@@ -162,6 +166,7 @@ class ScyllaCluster {
   sim::Kind kind_coord_;
   sim::Kind kind_reply_;
   sim::ActorId actor_;
+  std::string name_;  // the process track in a trace
   std::uint64_t writes_done_ = 0;
   std::uint32_t needed_;
   std::uint32_t down_nodes_ = 0;

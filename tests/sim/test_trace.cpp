@@ -22,6 +22,13 @@ Process worker(Tracer& tracer, int steps) {
   }
 }
 
+Tracer::Options bounded(std::size_t max_events, Tracer::KernelEvents k) {
+  Tracer::Options o;
+  o.max_events = max_events;
+  o.kernel_events = k;
+  return o;
+}
+
 std::string to_string(const Tracer& t) {
   std::ostringstream out;
   t.write_json(out);
@@ -70,7 +77,7 @@ TEST_CASE("trace: output is trace-event JSON that Perfetto can open") {
 
 TEST_CASE("trace: the tracer is bounded and says how much it dropped") {
   Simulation sim(9);
-  Tracer tracer(sim, Tracer::Options{10, Tracer::KernelEvents::kInstants});
+  Tracer tracer(sim, bounded(10, Tracer::KernelEvents::kInstants));
   sim.spawn(worker(tracer, 100), "worker");
   sim.run();
   CHECK(tracer.recorded() == 10);
@@ -82,7 +89,7 @@ TEST_CASE("trace: the tracer is bounded and says how much it dropped") {
   CHECK(doc.at("otherData").at("dropped_events").get<double>() == 291);
 
   Simulation quiet(9);
-  Tracer counting(quiet, Tracer::Options{10, Tracer::KernelEvents::kCountOnly});
+  Tracer counting(quiet, bounded(10, Tracer::KernelEvents::kCountOnly));
   quiet.spawn(worker(counting, 2), "worker");
   quiet.run();
   CHECK(counting.recorded() == 4);  // only the model's spans and counters
