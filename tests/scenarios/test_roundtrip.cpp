@@ -142,7 +142,7 @@ TEST_CASE("a seed above 2^63 loads and is written to summary.json unsigned") {
   std::filesystem::remove_all(dir);
   CHECK(parse_seed("1_000") == 1000);
   CHECK_THROWS_WITH(parse_seed("18446744073709551616"), Catch::Contains("too large"));
-  CHECK_THROWS_WITH(parse_seed("-4"), Catch::Contains("negative seed"));
+  CHECK_THROWS_WITH(parse_seed("-4"), Catch::Contains("a seed cannot be negative"));
 }
 
 TEST_CASE("a timeline start/stop gates a source") {
