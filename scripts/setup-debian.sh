@@ -15,6 +15,12 @@ packages=(
   clang libclang-rt-14-dev                       # libFuzzer harness for the scenario loader
   parallel                                       # multi-process sweeps (docs/distributed.md)
   chromium                                       # renders `skysim report` pages headless in tests
+  golang-go                                      # the testbed's Go programs (docs/testbed.md)
+  golang-golang-x-sync-dev                       # errgroup (SetLimit) for the testbed, offline
+  memcached                                      # the real cache the testbed's data plane dials
+  iproute2                                       # `ip netns`: the testbed's own network namespace
+  util-linux                                     # nsenter: enter that namespace, /sys untouched
+  procps                                         # sysctl: the namespace's ephemeral port range
 )
 
 missing=()
