@@ -108,6 +108,7 @@ pids+=($!)
 wait_port 11211 10
 
 cat > "$out/settings.txt" << S
+namespace=$ns
 case=$case seconds=$seconds seed=$seed kernel=$(uname -r) go=$(go version | cut -d' ' -f3)
 memcached=$(memcached -V) -c $mc_conns -b $mc_backlog
 port_range=$port_lo-$port_hi ($((port_hi - port_lo + 1)) ports) max_idle=$max_idle limit=$limit dialer=$dialer log=$log

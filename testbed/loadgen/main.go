@@ -9,11 +9,14 @@ import (
 	"fmt"
 	"io"
 	"math/rand"
+	"net"
 	"net/http"
 	"os"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"skysim.local/testbed/internal/sideport"
 )
 
 type source struct {
@@ -62,6 +65,8 @@ func main() {
 	})
 	go http.ListenAndServe(*statsAddr, nil)
 
+	// Source ports 10000-29999 of 127.0.0.2, outside the ephemeral range (package sideport).
+	dialer := &sideport.Dialer{Source: net.IPv4(127, 0, 0, 2), Lo: 10000, Hi: 29999}
 	inFlight := make(chan struct{}, *maxInFlight)
 	stop := time.Now().Add(time.Duration(*seconds) * time.Second)
 	var wg sync.WaitGroup
@@ -69,7 +74,7 @@ func main() {
 		wg.Add(1)
 		go func(s *source, rng *rand.Rand) {
 			defer wg.Done()
-			run(s, rng, *target, stop, inFlight)
+			run(s, dialer, rng, *target, stop, inFlight)
 		}(s, rand.New(rand.NewSource(*seed+int64(i))))
 	}
 	wg.Wait()
@@ -77,11 +82,11 @@ func main() {
 
 // run issues s's requests until stop; the batch client's first request goes at s.start
 // exactly, so a short run sees the storm at a known time.
-func run(s *source, rng *rand.Rand, target string, stop time.Time, inFlight chan struct{}) {
+func run(s *source, dialer *sideport.Dialer, rng *rand.Rand, target string, stop time.Time, inFlight chan struct{}) {
 	if s.rate == 0 {
 		return
 	}
-	client := &http.Client{Timeout: s.deadline}
+	client := sideport.Client(dialer, s.deadline)
 	next := time.Now().Add(s.start)
 	if s.start == 0 {
 		next = time.Now().Add(time.Duration(rng.ExpFloat64() / s.rate * float64(time.Second)))

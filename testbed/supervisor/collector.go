@@ -16,6 +16,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"skysim.local/testbed/internal/sideport"
 )
 
 const host = "dc=east;host=east/dataplane/0"
@@ -58,7 +60,8 @@ type collector struct {
 
 func newCollector(out io.Writer, debugURL, loadgenURL string, source net.IP, lim *memLimit) *collector {
 	c := &collector{debugURL: debugURL, loadgenURL: loadgenURL, source: source, lim: lim, out: out,
-		client: &http.Client{Timeout: 400 * time.Millisecond},
+		// ports 30000-32767 of 127.0.0.3, outside the ephemeral range (package sideport)
+		client: sideport.Client(&sideport.Dialer{Source: net.IPv4(127, 0, 0, 3), Lo: 30000, Hi: 32767}, 400*time.Millisecond),
 		base:   map[string]float64{}, last: map[string]float64{}}
 	for _, m := range []string{"dataplane.up", "go.threads", "go.threads_peak", "go.goroutines",
 		"go.heap_bytes", "go.rss_bytes", "go.stw_last_ns", "go.stw_peak_ns", "go.crashes",
