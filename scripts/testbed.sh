@@ -12,7 +12,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 usage() { sed -n 2,9p "$0" >&2; exit 2; }
 [[ $# -ge 1 ]] || usage
 case=$1; shift
-seconds=90 out="" seed=1 batch_rate=0.05 batch_start=10s users_rate=5
+seconds=90 out="" seed=1 batch_rate=0.2 batch_start=10s users_rate=5
 while [[ $# -gt 0 ]]; do
   [[ $# -ge 2 ]] || usage
   case $1 in
@@ -35,6 +35,8 @@ port_lo=32768 port_hi=34179          # 1,412 ports: 28,232 x 0.05
 max_idle=50                          # MaxIdleConns 1000 x 0.05
 limit=-1 dialer=fixed log=go-log     # no SetLimit, 127.32.0.1, every error to Go's logger
 batch_min=750 batch_max=1000         # 15-20k URIs x 0.05
+# batch_rate 0.2/s: 4x the scenario's Monday 0.05/s, so a 90 s run sees ~16 batches, not ~4
+# users_rate 5/s: 10x the scenario's scaled 0.5/s sample, for a success rate per few seconds
 gomaxprocs=2                         # this machine's cores (the scenario's 6 do not exist here)
 gogc=50 gomemlimit=153MiB mem_mib=175  # GOGC 50; 3 GiB and 3500 MiB x 0.05
 drain_rate=100000                    # log drain 2e6 B/s x 0.05

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The figures of one testbed run (docs/testbed.md), from its timeseries.csv, events.log and
-dataplane.log. Usage: summarize.py RUN_DIR. Prints a table and writes RUN_DIR/summary.json."""
+dataplane.log; or of a skysim run of scenarios/testbed/ (the same metric names; what skysim
+does not write is None). Usage: summarize.py RUN_DIR. Prints them, writes RUN_DIR/summary.json."""
 import csv
 import json
 import re
@@ -21,7 +22,7 @@ def main():
     def col(name):
         return [(float(r["time_s"]), float(r[name])) for r in rows if r.get(name, "") != ""]
 
-    def peak(name):
+    def peak(name):  # None when the run has no such series
         v = col(name)
         return max(x for _, x in v) if v else None
 
@@ -36,9 +37,16 @@ def main():
     rate = total_bind / (end - first_bind + 1) if first_bind is not None else 0.0
     good = last("user.requests.good{dc=east}") or 0
     bad = last("user.requests.bad{dc=east}") or 0
-    with open(f"{run}/events.log") as f:
-        events = f.read()
+    try:
+        with open(f"{run}/events.log") as f:
+            events = f.read()
+    except FileNotFoundError:  # a skysim run
+        events = ""
     m = re.search(r"memory limit (\d+) MiB by (\S+)", events)
+    # TIME_WAIT towards memcached when each restarted process started (the pool it must rebuild)
+    starts = [float(t) for t in re.findall(r"t=([0-9.]+)s start pid", events)][1:]
+    tw_series = col("tcp.time_wait" + H)
+    tw_at_restarts = [min(tw_series, key=lambda p: abs(p[0] - t))[1] for t in starts] if tw_series else []
     error_text = ""
     try:
         with open(f"{run}/dataplane.log", errors="replace") as f:
@@ -49,7 +57,7 @@ def main():
     except FileNotFoundError:
         pass
     s = {
-        "memory_limit": f"{m.group(1)} MiB by {m.group(2)}" if m else "?",
+        "memory_limit": f"{m.group(1)} MiB by {m.group(2)}" if m else "skysim's model",
         "seconds": end,
         "threads_peak": peak("go.threads_peak" + H),
         "goroutines_peak": peak("go.goroutines" + H),
@@ -62,12 +70,14 @@ def main():
         "threads_in_write_peak": peak("testbed.threads_in_write" + H),
         "threads_in_bind_connect_peak": max(
             (float(r["testbed.threads_in_bind" + H] or 0) + float(r["testbed.threads_in_connect" + H] or 0)
-             for r in rows), default=0),
+             for r in rows), default=0) if "testbed.threads_in_bind" + H in rows[0] else None,
         "stw_peak_ms": (peak("go.stw_peak_ns" + H) or 0) / 1e6,
         "gc_count": last("testbed.gc_count" + H),
         "deaths": last("go.crashes" + H),
         "oom_kills": last("go.oom_kills" + H),
         "restarts": last("testbed.restarts" + H),
+        "time_wait_at_restarts": tw_at_restarts,
+        "ms_in_syscall_peak": peak("go.ms_in_syscall" + H),
         "user_success": good / (good + bad) if good + bad else None,
         "batch_ok": last("requests.ok{client=batch-service;endpoint=GetPostRecord}"),
         "batch_issued": last("requests.issued{client=batch-service;endpoint=GetPostRecord}"),
