@@ -117,6 +117,7 @@ port_range=$port_lo-$port_hi ($((port_hi - port_lo + 1)) ports) max_idle=$max_id
 users_rate=$users_rate/s size 1-50 deadline 2s; batch_rate=$batch_rate/s from $batch_start size $batch_min-$batch_max deadline 30s
 GOMAXPROCS=$gomaxprocs GOGC=$gogc GOMEMLIMIT=$gomemlimit memory_limit=${mem_mib}MiB drain=${drain_rate}B/s live_heap=${live_heap_mb}MiB
 restart=$restart kill_at=$kill_at
+loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg)
 S
 
 inns "$bin/supervisor" -dataplane "$bin/dataplane" -drain "$bin/drain" -drain-rate "$drain_rate" \
@@ -133,4 +134,6 @@ inns "$bin/loadgen" -seconds "$seconds" -seed "$seed" -users-rate "$users_rate" 
   > "$out/loadgen.out" 2>&1 &
 pids+=($!)
 wait "$sup" || { echo "testbed: the supervisor failed:" >&2; cat "$out/supervisor.out" >&2; exit 1; }
+# The machine is shared: the load says how much the run's threads had to share the cores.
+echo "loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/settings.txt"
 python3 "$src/testbed/summarize.py" "$out" | tee "$out/summary.txt"

@@ -32,6 +32,8 @@ def main():
 
     bind = col("memcached.bind_errors" + H)
     first_bind = next((t for t, x in bind if x > 0), None)
+    issued = col("requests.issued{client=batch-service;endpoint=GetPostRecord}")
+    first_batch = next((t for t, x in issued if x > 0), None)
     end = float(rows[-1]["time_s"])
     total_bind = bind[-1][1] if bind else 0
     rate = total_bind / (end - first_bind + 1) if first_bind is not None else 0.0
@@ -43,6 +45,12 @@ def main():
     except FileNotFoundError:  # a skysim run
         events = ""
     m = re.search(r"memory limit (\d+) MiB by (\S+)", events)
+    try:
+        with open(f"{run}/settings.txt") as f:
+            settings = f.read()
+    except FileNotFoundError:  # a skysim run
+        settings = ""
+    load = [float(x) for x in re.findall(r"loadavg_(?:start|end)=([0-9.]+)", settings)]
     # TIME_WAIT towards memcached when each restarted process started (the pool it must rebuild)
     starts = [float(t) for t in re.findall(r"t=([0-9.]+)s start pid", events)][1:]
     tw_series = col("tcp.time_wait" + H)
@@ -59,11 +67,18 @@ def main():
     s = {
         "memory_limit": f"{m.group(1)} MiB by {m.group(2)}" if m else "skysim's model",
         "seconds": end,
+        "loadavg_start": load[0] if load else None,  # 1-min load average
+        "loadavg_end": load[1] if len(load) > 1 else None,
         "threads_peak": peak("go.threads_peak" + H),
         "goroutines_peak": peak("go.goroutines" + H),
         "rss_peak_mib": (peak("go.rss_bytes" + H) or 0) / 2**20,
         "time_wait_peak": peak("tcp.time_wait" + H),
         "first_bind_error_s": first_bind,
+        "first_batch_s": first_batch,
+        # the inputs differ in when the first batch comes (the testbed's at 10 s exactly,
+        # skysim's source at 10 s + an exponential gap): this is the dynamics' own figure
+        "bind_error_after_first_batch_s": first_bind - first_batch
+        if first_bind is not None and first_batch is not None else None,
         "bind_errors": total_bind,
         "bind_errors_per_s": rate,
         "cache_errors": last("memcached.cache_errors" + H),

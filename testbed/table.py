@@ -12,11 +12,13 @@ SERIES = [
     ("goroutines_peak", "goroutines peak", "{:.0f}"),
     ("time_wait_peak", "TIME_WAIT peak", "{:.0f}"),
     ("first_bind_error_s", "first bind error (s)", "{:.2f}"),
+    ("bind_error_after_first_batch_s", "… after the first batch (s)", "{:.2f}"),
     ("bind_errors_per_s", "bind errors/s", "{:.0f}"),
     ("rss_peak_mib", "RSS peak (MiB)", "{:.0f}"),
     ("stw_peak_ms", "GC pause peak (ms)", "{:.1f}"),
     ("oom_kills", "OOM kills", "{:.0f}"),
     ("user_success", "user success", "{:.3f}"),
+    ("loadavg_start", "machine load at start", "{:.1f}"),
 ]
 
 
@@ -40,7 +42,7 @@ def main():
         runs = [json.load(open(p)) for p in sorted(glob.glob(f"{out}/{c}/run*/summary.json"))]
         if not runs:
             sys.exit(f"table: no runs of {c} in {out}")
-        cells = [cell([r[k] for r in runs], fmt) for k, _, fmt in SERIES]
+        cells = [cell([r.get(k) for r in runs], fmt) for k, _, fmt in SERIES]
         print(f"| {c} | {len(runs)} | " + " | ".join(cells) + " |")
     print(f"\nmemory limit: {runs[0]['memory_limit']}; each cell: median (min–max) over the runs")
 

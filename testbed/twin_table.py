@@ -13,6 +13,7 @@ SERIES = [
     ("threads_peak", "threads peak"),
     ("time_wait_peak", "TIME_WAIT peak"),
     ("first_bind_error_s", "first bind error (s)"),
+    ("bind_error_after_first_batch_s", "first bind error after first batch (s)"),
     ("bind_errors_per_s", "bind errors/s"),
     ("goroutines_peak", "goroutines peak"),
     ("rss_peak_mib", "RSS peak (MiB)"),
