@@ -18,6 +18,12 @@ packages=(
   chromium                                       # renders `skysim report` pages headless in tests
   prometheus curl jq                             # OpenMetrics round trip: promtool import, queries
   python3                                        # test helpers that read CSV and PNG (report, OpenMetrics)
+  golang-go                                      # the testbed's Go programs (docs/testbed.md)
+  golang-golang-x-sync-dev                       # errgroup (SetLimit) for the testbed, offline
+  memcached                                      # the real cache the testbed's data plane dials
+  iproute2                                       # `ip netns`: the testbed's own network namespace
+  util-linux                                     # nsenter: enter that namespace, /sys untouched
+  procps                                         # sysctl: the namespace's ephemeral port range
 )
 
 missing=()
