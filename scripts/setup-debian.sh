@@ -15,6 +15,8 @@ packages=(
   clang libclang-rt-14-dev                       # libFuzzer harness for the scenario loader
   parallel                                       # multi-process sweeps (docs/distributed.md)
   chromium                                       # renders `skysim report` pages headless in tests
+  etcd-server etcd-client                        # real optimistic-concurrency backend (backends/etcd)
+  libcurl4-openssl-dev nlohmann-json3-dev        # HTTP + JSON client of etcd's v3 gateway
 )
 
 missing=()
