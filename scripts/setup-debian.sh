@@ -17,6 +17,7 @@ packages=(
   chromium                                       # renders `skysim report` pages headless in tests
   etcd-server etcd-client                        # real optimistic-concurrency backend (backends/etcd)
   libcurl4-openssl-dev nlohmann-json3-dev        # HTTP + JSON client of etcd's v3 gateway
+  redis-server libhiredis-dev                    # the high-follow cache's real source (backends/redis)
 )
 
 missing=()
