@@ -10,10 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "components/uidalloc/allocator.hpp"
+#include "components/uidalloc/allocator_config.hpp"
 #include "components/uidalloc/interning_checker.hpp"
 #include "models/fdb/database.hpp"
 #include "models/fdb/interning_workload.hpp"
+#include "models/fdb/kv_backend.hpp"
 #include "scenarios/model_registry.hpp"
 #include "scenarios/param_builder.hpp"
 #include "sim/process.hpp"
@@ -151,8 +152,7 @@ class UidInterningHost final : public Instance {
 // One interning worker: serves queued requests until the queue is empty, then exits.
 sim::Process interning_server(UidInterningHost& host, int worker) {
   sim::Rng& rng = host.sim_.stream(host.path() + "/worker/" + std::to_string(worker));
-  std::unique_ptr<uidalloc::UidAllocator> allocator =
-      uidalloc::make_allocator(host.allocator_, rng);
+  std::unique_ptr<fdb::UidAllocator> allocator = fdb::make_uid_allocator(host.allocator_, rng);
   while (!host.queue_.empty()) {
     Request r = std::move(host.queue_.front());
     host.queue_.pop_front();

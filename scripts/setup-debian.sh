@@ -24,6 +24,9 @@ packages=(
   iproute2                                       # `ip netns`: the testbed's own network namespace
   util-linux                                     # nsenter: enter that namespace, /sys untouched
   procps                                         # sysctl: the namespace's ephemeral port range
+  etcd-server etcd-client                        # real optimistic-concurrency backend (backends/etcd)
+  libcurl4-openssl-dev                           # HTTP client of etcd's v3 gateway
+  redis-server libhiredis-dev                    # the high-follow cache's real source (backends/redis)
 )
 
 missing=()

@@ -32,6 +32,13 @@ class Rng {
 
   Engine& engine() { return engine_; }
 
+  // A standard UniformRandomBitGenerator over the engine's own draws (Boost 1.74's engine has
+  // no constexpr min/max, so it is not one itself); components take their randomness this way.
+  using result_type = std::uint64_t;
+  static constexpr result_type min() { return 0; }
+  static constexpr result_type max() { return ~result_type{0}; }
+  result_type operator()() { return engine_(); }
+
   // [0, 1)
   double uniform01() { return boost::random::uniform_01<double>()(engine_); }
   double uniform(double lo, double hi) {

@@ -1,85 +1,34 @@
 #pragma once
 // UID allocators for string interning (domain.md §10), each one FoundationDB transaction's worth
-// of reads and writes against kv::Transaction. Pick one with AllocatorConfig + make_allocator.
+// of reads and writes against a kv::Backend's transaction (kv_transaction.hpp). Pick one with
+// AllocatorConfig + make_allocator (allocators.hpp).
+#include <concepts>
 #include <cstdint>
-#include <memory>
-#include <stdexcept>
+#include <limits>
+#include <random>
 #include <string>
-#include <string_view>
 
+#include "components/uidalloc/allocator_config.hpp"
 #include "components/uidalloc/kv_transaction.hpp"
-#include "sim/rng.hpp"
 
 namespace uidalloc {
 
-// The allocator could not produce a UID (every try hit an exhausted sequence). Not retryable.
-class AllocationError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// The random source: any standard UniformRandomBitGenerator with a full 64-bit range
+// (std::mt19937_64, Boost's, the simulator's per-actor engine). The sharded-sequence allocator
+// takes its top bits as Go's rand.Uint32 narrowed; the HCA draws with Boost's
+// uniform_int_distribution, whose algorithm, unlike std::'s, is the same on every vendor.
+template <class G>
+concept Uint64Generator = std::uniform_random_bit_generator<G> && G::min()
+== 0 && G::max() == std::numeric_limits<std::uint64_t>::max();
 
-// The hash of a new string is already the UID of another string (the published xxHash attempt:
-// "reject the transaction if there's a collision and give up", domain.md §10.1).
-class UidCollision : public AllocationError {
- public:
-  using AllocationError::AllocationError;
-};
-
+template <kv::Backend B>
 class UidAllocator {
  public:
+  using Transaction = typename B::Transaction;
   virtual ~UidAllocator() = default;
   // Called inside the interning transaction for a string that has no UID yet. `str` must stay
   // alive until the returned future completes.
-  virtual kv::Future<std::uint64_t> allocate(kv::Transaction& tr, const std::string& str) = 0;
+  virtual kv::FutureOf<B, std::uint64_t> allocate(Transaction& tr, const std::string& str) = 0;
 };
-
-enum class AllocatorKind {
-  single_counter,     // one "last_uid" key: read, +1, write (the seed's first snippet)
-  sharded_sequences,  // random sequence id in the high bits, counter in the low bits (§10.2)
-  high_contention,    // FoundationDB directory layer's HighContentionAllocator (§6.5)
-  xxhash,             // xxHash64 of the string, optionally narrowed, with a collision check
-  snapshot_counter_bug,  // PLANTED BUG: single counter read with a snapshot read
-};
-
-AllocatorKind parse_allocator_kind(std::string_view name);
-std::string_view allocator_kind_name(AllocatorKind kind);
-
-struct AllocatorConfig {
-  AllocatorKind kind = AllocatorKind::sharded_sequences;
-  // Sharded sequences. Published: 32-bit prefix, 32-bit counter, shift 32, 5 tries, no break.
-  // KVDB code: 16-bit prefix, 48-bit counter, shift 32, 20 tries. Example: 14-bit / 50-bit.
-  int prefix_bits = 32;
-  int counter_bits = 0;  // 0 = 64 - prefix_bits
-  int shift = 0;         // 0 = counter_bits; KVDB shifts by 32 whatever the counter width
-  int tries = 5;
-  bool break_on_success = false;  // the published loop has no break (domain.md §10.3)
-  // xxHash: keep the low hash_bits bits of XXH64 (64 = the real thing; 16-24 to see collisions).
-  int hash_bits = 64;
-  bool collision_check = true;
-
-  int effective_counter_bits() const { return counter_bits ? counter_bits : 64 - prefix_bits; }
-  int effective_shift() const { return shift ? shift : effective_counter_bits(); }
-  // True when two different (sequence, counter) pairs can assemble the same UID: the KVDB
-  // shift-32-with-48-bit-counter case once any counter passes 2^shift.
-  bool ids_may_overlap() const;
-  // Throws std::invalid_argument naming the offending field.
-  void validate() const;
-};
-
-// One allocator per worker: `rng` is that worker's stream (Go's rand.Uint32 in the original).
-std::unique_ptr<UidAllocator> make_allocator(const AllocatorConfig& config, sim::Rng& rng);
-
-// Key layout shared by the allocators and the interning transaction.
-inline constexpr std::string_view kSingleCounterKey = "last_uid";
-inline constexpr std::string_view kSequencePrefix = "uid_sequence/";
-inline constexpr std::string_view kHcaCounters = "hca/c/";
-inline constexpr std::string_view kHcaRecent = "hca/r/";
-inline constexpr std::string_view kStringToUid = "s/";
-inline constexpr std::string_view kUidToString = "u/";
-
-// The first key after every key starting with `prefix` (FoundationDB's strinc).
-std::string prefix_end(std::string_view prefix);
-std::string uid_to_string_key(std::uint64_t uid);
-std::string string_to_uid_key(std::string_view str);
 
 }  // namespace uidalloc

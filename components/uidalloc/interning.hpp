@@ -8,6 +8,7 @@
 #include <string>
 
 #include "components/uidalloc/allocator.hpp"
+#include "components/uidalloc/key_codec.hpp"
 #include "components/uidalloc/kv_transaction.hpp"
 
 namespace uidalloc {
@@ -17,11 +18,23 @@ struct InternOutcome {
   bool created = false;  // false: the string already had this UID
 };
 
+inline std::uint64_t decode_uid(const std::string& value) { return decode_be64(value); }
+
 // One attempt; the caller commits and retries (FoundationDB's Transact loop). `str` must stay
 // alive until the returned future completes.
-kv::Future<InternOutcome> intern_in_transaction(kv::Transaction& tr, UidAllocator& allocator,
-                                                const std::string& str);
-
-std::uint64_t decode_uid(const std::string& value);
+template <kv::Backend B>
+kv::FutureOf<B, InternOutcome> intern_in_transaction(typename B::Transaction& tr,
+                                                     UidAllocator<B>& allocator,
+                                                     const std::string& str) {
+  const std::string forward_key = string_to_uid_key(str);
+  kv::Value existing = co_await tr.get(forward_key);
+  if (existing) {
+    co_return InternOutcome{decode_uid(*existing), false};
+  }
+  std::uint64_t uid = co_await allocator.allocate(tr, str);
+  tr.set(forward_key, encode_be64(uid));
+  tr.set(uid_to_string_key(uid), str);
+  co_return InternOutcome{uid, true};
+}
 
 }  // namespace uidalloc

@@ -1,6 +1,6 @@
 #include "components/uidalloc/interning_checker.hpp"
 
-#include "components/uidalloc/allocator.hpp"
+#include "components/uidalloc/allocator_config.hpp"
 #include "components/uidalloc/interning.hpp"
 #include "components/uidalloc/key_codec.hpp"
 
@@ -30,16 +30,15 @@ CheckReport InterningChecker::check(const std::map<std::string, std::string>& st
   const std::string u_end = prefix_end(kUidToString);
 
   std::map<std::uint64_t, std::string> owner_in_store;  // uid -> first string claiming it
-  for (auto it = store.lower_bound(std::string(kStringToUid)); it != store.end() &&
-                                                                it->first < s_end;
-       ++it) {
+  for (auto it = store.lower_bound(std::string(kStringToUid));
+       it != store.end() && it->first < s_end; ++it) {
     ++r.strings;
     std::string str = it->first.substr(kStringToUid.size());
     std::uint64_t uid = decode_uid(it->second);
     auto [pos, fresh] = owner_in_store.emplace(uid, str);
     if (!fresh) {
-      violate("UID " + std::to_string(uid) + " maps to two strings: '" + pos->second +
-              "' and '" + str + "'");
+      violate("UID " + std::to_string(uid) + " maps to two strings: '" + pos->second + "' and '" +
+              str + "'");
     }
     auto back = store.find(uid_to_string_key(uid));
     if (back == store.end()) {
@@ -50,9 +49,8 @@ CheckReport InterningChecker::check(const std::map<std::string, std::string>& st
               " -> '" + back->second + "'");
     }
   }
-  for (auto it = store.lower_bound(std::string(kUidToString)); it != store.end() &&
-                                                                it->first < u_end;
-       ++it) {
+  for (auto it = store.lower_bound(std::string(kUidToString));
+       it != store.end() && it->first < u_end; ++it) {
     ++r.uids;
     std::uint64_t uid = decode_be64(it->first.substr(kUidToString.size()));
     auto fwd = store.find(string_to_uid_key(it->second));

@@ -22,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-#include "components/errgroup/errgroup.hpp"
+#include "models/goruntime/errgroup.hpp"
 #include "models/dataplane/config.hpp"
 #include "models/dataplane/scylla_share.hpp"
 #include "models/goruntime/go_process.hpp"

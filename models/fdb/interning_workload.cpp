@@ -56,8 +56,7 @@ struct Run {
 
 sim::Process interning_worker(Run& run, int worker) {
   sim::Rng& rng = run.sim.stream("interning/worker/" + std::to_string(worker));
-  std::unique_ptr<uidalloc::UidAllocator> allocator =
-      uidalloc::make_allocator(run.config.allocator, rng);
+  std::unique_ptr<UidAllocator> allocator = make_uid_allocator(run.config.allocator, rng);
   while (run.handed_out < run.config.requests) {
     std::string str = run.next_string();
     InternReply reply = co_await intern_with_retries(run.db, *allocator, rng, str,
@@ -70,8 +69,8 @@ sim::Process interning_worker(Run& run, int worker) {
 
 }  // namespace
 
-sim::Task<InternReply> intern_with_retries(Database& db, uidalloc::UidAllocator& allocator,
-                                           sim::Rng& rng, std::string str, int max_attempts,
+sim::Task<InternReply> intern_with_retries(Database& db, UidAllocator& allocator, sim::Rng& rng,
+                                           std::string str, int max_attempts,
                                            InterningResults& tally) {
   ++tally.requests;
   sim::Time started = db.simulation().now();
@@ -80,7 +79,8 @@ sim::Task<InternReply> intern_with_retries(Database& db, uidalloc::UidAllocator&
     ++tally.attempts;
     std::optional<Error> error;
     try {
-      uidalloc::InternOutcome out = co_await uidalloc::intern_in_transaction(tr, allocator, str);
+      uidalloc::InternOutcome out =
+          co_await uidalloc::intern_in_transaction<KvBackend>(tr, allocator, str);
       co_await tr.commit();
       ++tally.acknowledged;
       tally.created += out.created ? 1 : 0;

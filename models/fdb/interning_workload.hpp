@@ -7,10 +7,11 @@
 #include <cstdint>
 #include <string>
 
-#include "components/uidalloc/allocator.hpp"
+#include "components/uidalloc/allocator_config.hpp"
 #include "components/uidalloc/interning_checker.hpp"
 #include "models/fdb/config.hpp"
 #include "models/fdb/database.hpp"
+#include "models/fdb/kv_backend.hpp"
 #include "sim/histogram.hpp"
 #include "sim/process.hpp"
 #include "sim/time.hpp"
@@ -55,8 +56,7 @@ struct InterningResults {
     return attempts ? static_cast<double>(not_committed) / static_cast<double>(attempts) : 0;
   }
   double retries_per_request() const {
-    return requests ? static_cast<double>(attempts - requests) / static_cast<double>(requests)
-                    : 0;
+    return requests ? static_cast<double>(attempts - requests) / static_cast<double>(requests) : 0;
   }
 };
 
@@ -70,8 +70,8 @@ struct InternReply {
   std::uint64_t uid = 0;
   bool created = false;
 };
-sim::Task<InternReply> intern_with_retries(Database& db, uidalloc::UidAllocator& allocator,
-                                           sim::Rng& rng, std::string str, int max_attempts,
+sim::Task<InternReply> intern_with_retries(Database& db, UidAllocator& allocator, sim::Rng& rng,
+                                           std::string str, int max_attempts,
                                            InterningResults& tally);
 
 }  // namespace fdb

@@ -44,9 +44,9 @@ void Transaction::check_key(const std::string& key) const {
 
 void Transaction::check_readable_version() const {
   if (*read_version_ < db_->oldest_readable_version()) {
-    throw Error(ErrorCode::transaction_too_old,
-                "read version " + std::to_string(*read_version_) + " is older than " +
-                    std::to_string(db_->oldest_readable_version()));
+    throw Error(ErrorCode::transaction_too_old, "read version " + std::to_string(*read_version_) +
+                                                    " is older than " +
+                                                    std::to_string(db_->oldest_readable_version()));
   }
 }
 
@@ -102,9 +102,9 @@ bool Transaction::local_value(const std::string& key, kv::Value& out) const {
   return known;
 }
 
-kv::Future<kv::Value> Transaction::get(std::string key) { return read(std::move(key), false); }
+sim::Task<kv::Value> Transaction::get(std::string key) { return read(std::move(key), false); }
 
-kv::Future<kv::Value> Transaction::get_snapshot(std::string key) {
+sim::Task<kv::Value> Transaction::get_snapshot(std::string key) {
   return read(std::move(key), true);
 }
 
@@ -127,8 +127,8 @@ sim::Task<kv::Value> Transaction::read(std::string key, bool snapshot) {
   co_return overlay(key, std::move(stored));
 }
 
-kv::Future<std::vector<kv::KeyValue>> Transaction::get_range(std::string begin, std::string end,
-                                                             kv::RangeOptions options) {
+sim::Task<std::vector<kv::KeyValue>> Transaction::get_range(std::string begin, std::string end,
+                                                            kv::RangeOptions options) {
   check_key(begin);
   if (end < begin) {
     throw Error(ErrorCode::inverted_range, "get_range end sorts before begin");
@@ -288,9 +288,9 @@ void Transaction::set_versionstamped_value(const std::string& key, const std::st
                                            std::size_t offset) {
   check_key(key);
   if (offset > value.size() || value.size() - offset < kVersionstampSize) {
-    throw Error(ErrorCode::client_invalid_operation,
-                "versionstamp offset " + std::to_string(offset) +
-                    " leaves no 10 bytes in the value");
+    throw Error(
+        ErrorCode::client_invalid_operation,
+        "versionstamp offset " + std::to_string(offset) + " leaves no 10 bytes in the value");
   }
   buffer(key, Pending{MutationType::set_versionstamped_value, value, offset},
          key.size() + value.size());
@@ -311,8 +311,8 @@ sim::Task<void> Transaction::commit() {
   if (committing_) {
     throw Error(ErrorCode::used_during_commit);
   }
-  bool has_writes = !writes_.empty() || !cleared_.empty() || !stamped_keys_.empty() ||
-                    !write_conflicts_.empty();
+  bool has_writes =
+      !writes_.empty() || !cleared_.empty() || !stamped_keys_.empty() || !write_conflicts_.empty();
   if (!has_writes) {
     committed_version_ = -1;  // a read-only commit is a no-op, as in FoundationDB
     co_return;
@@ -359,9 +359,9 @@ sim::Task<void> Transaction::on_error(const Error& e) {
   sim::Duration delay = 0;
   if (retryable_with_backoff(e.code)) {
     delay = static_cast<sim::Duration>(static_cast<double>(backoff_) * rng_->uniform01());
-    backoff_ = std::min(
-        static_cast<sim::Duration>(static_cast<double>(backoff_) * c.backoff_growth),
-        c.backoff_max);
+    backoff_ =
+        std::min(static_cast<sim::Duration>(static_cast<double>(backoff_) * c.backoff_growth),
+                 c.backoff_max);
   } else if (retryable_flat(e.code)) {
     delay = std::min(c.future_version_retry_delay, c.backoff_max);
   } else {

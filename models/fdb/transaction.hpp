@@ -1,6 +1,6 @@
 #pragma once
-// A FoundationDB client transaction (domain.md §6.1-6.4), implementing kv::Transaction so the
-// components/uidalloc allocators run on it unchanged:
+// A FoundationDB client transaction (domain.md §6.1-6.4), the transaction of the kv::Backend
+// (kv_backend.hpp) the components/uidalloc allocators run on unchanged:
 //
 //   fdb::Transaction tr(db, rng);
 //   for (;;) {
@@ -33,26 +33,25 @@
 
 namespace fdb {
 
-class Transaction final : public kv::Transaction {
+class Transaction final {
  public:
   // `rng` is the client's stream (latency draws, backoff jitter).
   Transaction(Database& db, sim::Rng& rng);
 
-  kv::Future<kv::Value> get(std::string key) override;
-  kv::Future<kv::Value> get_snapshot(std::string key) override;
-  kv::Future<std::vector<kv::KeyValue>> get_range(std::string begin, std::string end,
-                                                  kv::RangeOptions options) override;
-  void set(const std::string& key, const std::string& value) override;
-  void clear(const std::string& key) override;
-  void clear_range(const std::string& begin, const std::string& end) override;
-  void atomic_add(const std::string& key, std::int64_t delta) override;
-  void add_read_conflict_key(const std::string& key) override;
-  void add_write_conflict_key(const std::string& key) override;
-  void no_write_conflict_for_next_write() override { skip_next_write_conflict_ = true; }
+  sim::Task<kv::Value> get(std::string key);
+  sim::Task<kv::Value> get_snapshot(std::string key);
+  sim::Task<std::vector<kv::KeyValue>> get_range(std::string begin, std::string end,
+                                                 kv::RangeOptions options);
+  void set(const std::string& key, const std::string& value);
+  void clear(const std::string& key);
+  void clear_range(const std::string& begin, const std::string& end);
+  void atomic_add(const std::string& key, std::int64_t delta);
+  void add_read_conflict_key(const std::string& key);
+  void add_write_conflict_key(const std::string& key);
+  void no_write_conflict_for_next_write() { skip_next_write_conflict_ = true; }
 
   // The 10-byte stamp replaces key[offset, offset + 10) / value[offset, offset + 10) at commit.
-  void set_versionstamped_key(const std::string& key, std::size_t offset,
-                              const std::string& value);
+  void set_versionstamped_key(const std::string& key, std::size_t offset, const std::string& value);
   void set_versionstamped_value(const std::string& key, const std::string& value,
                                 std::size_t offset);
 

@@ -1,9 +1,12 @@
-// The allocators on their own, against a serial in-memory kv::Transaction (no concurrency: the
-// conflict behaviour is tested through models/fdb in tests/models/fdb/test_interning.cpp).
+// The allocators on their own, against a serial in-memory transaction with kv::SyncTask futures
+// and std::mt19937_64 (no simulator; the conflict behaviour is tested through models/fdb in
+// tests/models/fdb/test_interning.cpp and against real etcd in tests/backends/etcd).
 #include <xxhash.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -13,98 +16,83 @@
 #include "components/uidalloc/interning.hpp"
 #include "components/uidalloc/interning_checker.hpp"
 #include "components/uidalloc/key_codec.hpp"
-#include "sim/process.hpp"
+#include "components/uidalloc/sync_task.hpp"
 
 using namespace uidalloc;
 
-namespace {
+// Named, not anonymous: the allocators' coroutine frames (in headers) hold a reference to it.
+namespace memory_kv {
 
-// Applies every write at once; counts reads so tests can see what an allocator touches. Each read
-// suspends for 1 ns, as a real future would (a chain of synchronously completing coroutines
-// would grow the stack in builds without guaranteed tail calls).
-class MemoryTransaction final : public kv::Transaction {
+// Applies every write at once; counts reads so tests can see what an allocator touches.
+class MemoryTransaction {
  public:
   std::map<std::string, std::string> data;
   int reads = 0;
   int conflict_reads = 0;
 
-  kv::Future<kv::Value> get(std::string key) override {
+  kv::SyncTask<kv::Value> get(std::string key) {
     ++conflict_reads;
-    return lookup(std::move(key), this);
+    return lookup(std::move(key));
   }
-  kv::Future<kv::Value> get_snapshot(std::string key) override {
-    return lookup(std::move(key), this);
-  }
-  kv::Future<std::vector<kv::KeyValue>> get_range(std::string begin, std::string end,
-                                                  kv::RangeOptions o) override {
-    return range(std::move(begin), std::move(end), o, this);
-  }
-  void set(const std::string& k, const std::string& v) override { data[k] = v; }
-  void clear(const std::string& k) override { data.erase(k); }
-  void clear_range(const std::string& b, const std::string& e) override {
-    data.erase(data.lower_bound(b), data.lower_bound(e));
-  }
-  void atomic_add(const std::string& k, std::int64_t d) override {
-    auto it = data.find(k);
-    std::int64_t base = it == data.end() ? 0 : decode_le64(it->second);
-    data[k] = encode_le64(base + d);
-  }
-  void add_read_conflict_key(const std::string&) override {}
-  void add_write_conflict_key(const std::string&) override {}
-  void no_write_conflict_for_next_write() override {}
-
- private:
-  static kv::Future<kv::Value> lookup(std::string key, MemoryTransaction* self) {
-    ++self->reads;
-    co_await sim::sleep(1);
-    auto it = self->data.find(key);
-    co_return it == self->data.end() ? kv::Value{} : kv::Value{it->second};
-  }
-  static kv::Future<std::vector<kv::KeyValue>> range(std::string b, std::string e,
-                                                     kv::RangeOptions o, MemoryTransaction* self) {
-    ++self->reads;
-    co_await sim::sleep(1);
-    std::vector<kv::KeyValue> out;
-    auto lo = self->data.lower_bound(b);
-    auto hi = self->data.lower_bound(e);
+  kv::SyncTask<kv::Value> get_snapshot(std::string key) { return lookup(std::move(key)); }
+  kv::SyncTask<std::vector<kv::KeyValue>> get_range(std::string b, std::string e,
+                                                    kv::RangeOptions o) {
+    ++reads;
     std::vector<kv::KeyValue> all;
-    for (auto it = lo; it != hi; ++it) {
+    for (auto it = data.lower_bound(b); it != data.lower_bound(e); ++it) {
       all.push_back({it->first, it->second});
     }
     if (o.reverse) {
       std::reverse(all.begin(), all.end());
     }
-    for (auto& kv : all) {
-      if (o.limit && static_cast<int>(out.size()) >= o.limit) {
-        break;
-      }
-      out.push_back(std::move(kv));
+    if (o.limit && static_cast<int>(all.size()) > o.limit) {
+      all.resize(static_cast<std::size_t>(o.limit));
     }
-    co_return out;
+    co_return all;
+  }
+  void set(const std::string& k, const std::string& v) { data[k] = v; }
+  void clear(const std::string& k) { data.erase(k); }
+  void clear_range(const std::string& b, const std::string& e) {
+    data.erase(data.lower_bound(b), data.lower_bound(e));
+  }
+  void atomic_add(const std::string& k, std::int64_t d) {
+    auto it = data.find(k);
+    std::int64_t base = it == data.end() ? 0 : decode_le64(it->second);
+    data[k] = encode_le64(base + d);
+  }
+  void add_read_conflict_key(const std::string&) {}
+  void add_write_conflict_key(const std::string&) {}
+  void no_write_conflict_for_next_write() {}
+
+ private:
+  kv::SyncTask<kv::Value> lookup(std::string key) {
+    ++reads;
+    auto it = data.find(key);
+    co_return it == data.end() ? kv::Value{} : kv::Value{it->second};
   }
 };
 
-sim::Process allocate_n(UidAllocator& a, MemoryTransaction& tr, int n,
-                        std::vector<std::uint64_t>& out, std::string& error) {
+}  // namespace memory_kv
+
+namespace {
+
+using memory_kv::MemoryTransaction;
+using Memory = kv::Blocking<MemoryTransaction>;
+static_assert(kv::Backend<Memory>);
+using Rng = std::mt19937_64;
+
+std::vector<std::uint64_t> run_allocations(UidAllocator<Memory>& a, MemoryTransaction& tr, int n,
+                                           std::string* error = nullptr) {
+  std::vector<std::uint64_t> out;
   try {
     for (int i = 0; i < n; ++i) {
       std::string s = "s" + std::to_string(i);
-      out.push_back(co_await a.allocate(tr, s));
+      out.push_back(a.allocate(tr, s).get());
     }
   } catch (const AllocationError& e) {
-    error = e.what();
-  }
-}
-
-std::vector<std::uint64_t> run_allocations(UidAllocator& a, MemoryTransaction& tr, int n,
-                                           std::string* error = nullptr) {
-  sim::Simulation sim(1);
-  std::vector<std::uint64_t> out;
-  std::string err;
-  sim.spawn(allocate_n(a, tr, n, out, err));
-  sim.run();
-  if (error) {
-    *error = err;
+    if (error) {
+      *error = e.what();
+    }
   }
   return out;
 }
@@ -113,15 +101,15 @@ std::vector<std::uint64_t> run_allocations(UidAllocator& a, MemoryTransaction& t
 
 TEST_CASE("single counter hands out 1, 2, 3 ... as decimal last_uid") {
   MemoryTransaction tr;
-  SingleCounterAllocator a(false);
+  SingleCounterAllocator<Memory> a(false);
   CHECK(run_allocations(a, tr, 3) == std::vector<std::uint64_t>{1, 2, 3});
   CHECK(tr.data.at("last_uid") == "3");
 }
 
 TEST_CASE("sharded sequences: (sequence << 32) | counter, 5 reads per allocation, no break") {
-  sim::Simulation sim(1);
+  Rng rng(1);
   AllocatorConfig c;  // published defaults
-  ShardedSequenceAllocator a(c, sim.stream("alloc"));
+  ShardedSequenceAllocator<Memory, Rng> a(c, rng);
   MemoryTransaction tr;
   auto uids = run_allocations(a, tr, 1);
   CHECK(tr.conflict_reads == 5);  // all tries run, the last pick wins
@@ -131,19 +119,20 @@ TEST_CASE("sharded sequences: (sequence << 32) | counter, 5 reads per allocation
   CHECK((std::uint64_t{37} << 32) + 5 == 158'913'789'957ULL);  // the write-up's example
 
   c.break_on_success = true;
-  ShardedSequenceAllocator b(c, sim.stream("alloc2"));
+  Rng rng2(2);
+  ShardedSequenceAllocator<Memory, Rng> b(c, rng2);
   MemoryTransaction tr2;
   run_allocations(b, tr2, 1);
   CHECK(tr2.conflict_reads == 1);
 }
 
 TEST_CASE("sharded sequences: 14-bit prefix with a 50-bit counter") {
-  sim::Simulation sim(1);
+  Rng rng(1);
   AllocatorConfig c;
   c.prefix_bits = 14;
   CHECK(c.effective_counter_bits() == 50);
   CHECK_FALSE(c.ids_may_overlap());
-  ShardedSequenceAllocator a(c, sim.stream("alloc"));
+  ShardedSequenceAllocator<Memory, Rng> a(c, rng);
   MemoryTransaction tr;
   auto uids = run_allocations(a, tr, 2000);
   std::set<std::uint64_t> distinct(uids.begin(), uids.end());
@@ -154,12 +143,12 @@ TEST_CASE("sharded sequences: 14-bit prefix with a 50-bit counter") {
 }
 
 TEST_CASE("sharded sequences: exhausted picks are skipped; all exhausted is an error") {
-  sim::Simulation sim(1);
+  Rng rng(1);
   AllocatorConfig c;
-  c.prefix_bits = 1;  // sequences 0 and 1
+  c.prefix_bits = 1;   // sequences 0 and 1
   c.counter_bits = 2;  // exhausted at 3
   c.break_on_success = true;
-  ShardedSequenceAllocator a(c, sim.stream("alloc"));
+  ShardedSequenceAllocator<Memory, Rng> a(c, rng);
   MemoryTransaction tr;
   std::string error;
   auto uids = run_allocations(a, tr, 10, &error);
@@ -170,12 +159,12 @@ TEST_CASE("sharded sequences: exhausted picks are skipped; all exhausted is an e
 TEST_CASE("published no-break loop: an exhausted last pick pairs the wrong sequence id") {
   // Sequence 1 is exhausted, 0 is fresh. Without a break, a run whose last pick is 1 returns
   // (1 << shift) | counter-of-0: a UID from a sequence that never counted it (§10.3).
-  sim::Simulation sim(3);
+  Rng rng(3);
   AllocatorConfig c;
   c.prefix_bits = 1;
   c.counter_bits = 8;
   c.tries = 2;
-  ShardedSequenceAllocator a(c, sim.stream("alloc"));
+  ShardedSequenceAllocator<Memory, Rng> a(c, rng);
   bool saw_wrong_pairing = false;
   for (int i = 0; i < 40 && !saw_wrong_pairing; ++i) {
     MemoryTransaction tr;
@@ -190,13 +179,13 @@ TEST_CASE("published no-break loop: an exhausted last pick pairs the wrong seque
 }
 
 TEST_CASE("HCA: window sizes and unique candidates across window moves") {
-  CHECK(HighContentionAllocator::window_size(0) == 64);
-  CHECK(HighContentionAllocator::window_size(254) == 64);
-  CHECK(HighContentionAllocator::window_size(255) == 1024);
-  CHECK(HighContentionAllocator::window_size(65534) == 1024);
-  CHECK(HighContentionAllocator::window_size(65535) == 8192);
-  sim::Simulation sim(1);
-  HighContentionAllocator a(sim.stream("hca"));
+  CHECK(hca::window_size(0) == 64);
+  CHECK(hca::window_size(254) == 64);
+  CHECK(hca::window_size(255) == 1024);
+  CHECK(hca::window_size(65534) == 1024);
+  CHECK(hca::window_size(65535) == 8192);
+  Rng rng(1);
+  HighContentionAllocator<Memory, Rng> a(rng);
   MemoryTransaction tr;
   auto uids = run_allocations(a, tr, 3000);
   std::set<std::uint64_t> distinct(uids.begin(), uids.end());
@@ -211,9 +200,9 @@ TEST_CASE("HCA: window sizes and unique candidates across window moves") {
 }
 
 TEST_CASE("xxHash allocator: the real XXH64, narrowed on request, collision check") {
-  HashAllocator full(64, true);
+  HashAllocator<Memory> full(64, true);
   CHECK(full.hash("at://did:plc:abc") == XXH64("at://did:plc:abc", 16, 0));
-  HashAllocator narrow(16, true);
+  HashAllocator<Memory> narrow(16, true);
   CHECK(narrow.hash("x") == (XXH64("x", 1, 0) & 0xFFFF));
   // Find two strings that collide in 16 bits, then intern both.
   std::map<std::uint64_t, std::string> seen;
@@ -228,39 +217,18 @@ TEST_CASE("xxHash allocator: the real XXH64, narrowed on request, collision chec
   }
   MemoryTransaction tr;
   tr.data[uid_to_string_key(narrow.hash(a))] = a;
-  std::string error;
-  sim::Simulation sim(1);
-  std::vector<std::uint64_t> out;
-  struct Probe {
-    static sim::Process run(HashAllocator& h, MemoryTransaction& t, std::string s,
-                            std::string& err) {
-      try {
-        co_await h.allocate(t, s);
-      } catch (const UidCollision& e) {
-        err = e.what();
-      }
-    }
-  };
-  sim.spawn(Probe::run(narrow, tr, b, error));
-  sim.run();
-  CHECK_THAT(error, Catch::Contains("already belongs to '" + a + "'"));
+  CHECK_THROWS_AS(narrow.allocate(tr, b).get(), UidCollision);
+  CHECK_THROWS_WITH(narrow.allocate(tr, b).get(),
+                    Catch::Contains("already belongs to '" + a + "'"));
 }
 
 TEST_CASE("interning stores both directions and finds repeats") {
-  sim::Simulation sim(1);
   MemoryTransaction tr;
-  SingleCounterAllocator a(false);
+  SingleCounterAllocator<Memory> a(false);
   std::vector<InternOutcome> outs;
-  struct Run {
-    static sim::Process go(MemoryTransaction& t, UidAllocator& al,
-                           std::vector<InternOutcome>& o) {
-      for (const char* s : {"alice", "bob", "alice"}) {
-        o.push_back(co_await intern_in_transaction(t, al, std::string(s)));
-      }
-    }
-  };
-  sim.spawn(Run::go(tr, a, outs));
-  sim.run();
+  for (const char* str : {"alice", "bob", "alice"}) {
+    outs.push_back(intern_in_transaction<Memory>(tr, a, std::string(str)).get());
+  }
   REQUIRE(outs.size() == 3);
   CHECK(outs[0].created);
   CHECK(outs[1].created);

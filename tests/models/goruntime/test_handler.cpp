@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "components/errgroup/errgroup.hpp"
+#include "models/goruntime/errgroup.hpp"
 #include "models/goruntime/go_process.hpp"
 #include "workloads.hpp"
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "components/errgroup/errgroup.hpp"
+#include "models/goruntime/errgroup.hpp"
 
 using namespace sim;
 using errgroup::Error;
@@ -182,18 +182,20 @@ Process producer(Group& g, int n, int& offered) {
 }
 }  // namespace
 
-TEST_CASE("SetLimit panics while goroutines are active; limit 0 blocks Go forever") {
+TEST_CASE("SetLimit panics only while the current semaphore holds tokens (x/sync L142-151)") {
   Simulation sim(1);
   Group g(sim);
+  g.set_limit(2);
   CHECK(g.try_go([] { return idle_for(kSecond); }));
   CHECK_THROWS_WITH(g.set_limit(5),
                     "errgroup: modify limit while 1 goroutines in the group are "
                     "still active");
-  sim.run();
+  g.set_limit(-7);  // n < 0 never panics, even now
+  CHECK(g.limit() == -1);
+  sim.run();  // the goroutine ends with no semaphore: it gives nothing back, wg reaches 0
+  CHECK(g.active() == 0);
   g.set_limit(5);
   CHECK(g.limit() == 5);
-  g.set_limit(-7);
-  CHECK(g.limit() == -1);
 
   Group never(sim);
   never.set_limit(0);
@@ -207,6 +209,38 @@ TEST_CASE("SetLimit panics while goroutines are active; limit 0 blocks Go foreve
   never.set_limit(10);
   sim.run_until(sim.now() + kHour);
   CHECK(offered == 0);
+}
+
+namespace {
+Process wait_for(Group& g, bool& returned) {
+  co_await g.wait();
+  returned = true;
+}
+}  // namespace
+
+TEST_CASE("a goroutine started before SetLimit takes its token from the new semaphore") {
+  // x/sync's done() receives from g.sem as it is when the goroutine ends (L36-41). Started
+  // with no limit, then SetLimit(1) (no panic: len(nil) == 0): at the end it blocks on the empty
+  // new channel, so Wait does not return — until a Go sends a token, which it takes directly.
+  Simulation sim(1);
+  Group g(sim);
+  CHECK(g.try_go([] { return idle_for(kSecond); }));
+  g.set_limit(1);  // no panic
+  bool returned = false;
+  sim.spawn(wait_for(g, returned));
+  sim.run_until(kHour);
+  CHECK_FALSE(returned);
+  CHECK(g.active() == 1);
+  CHECK(g.blocked_finishers() == 1);
+  CHECK(g.try_go([] { return idle_for(kSecond); }));  // handed to the blocked finisher
+  CHECK(g.blocked_finishers() == 0);
+  sim.run_until(2 * kHour);
+  CHECK(g.started() == 2);
+  // The second goroutine's token went to the first one, so at its own end the channel is empty
+  // again and it blocks in turn: Wait still has not returned.
+  CHECK_FALSE(returned);
+  CHECK(g.active() == 1);
+  CHECK(g.blocked_finishers() == 1);
 }
 
 TEST_CASE("a blocked Go caller that is cancelled leaves the group consistent") {

@@ -1,6 +1,5 @@
-#include "components/uidalloc/allocator.hpp"
+#include "components/uidalloc/allocator_config.hpp"
 
-#include "components/uidalloc/allocators.hpp"
 #include "components/uidalloc/key_codec.hpp"
 
 namespace uidalloc {
@@ -58,8 +57,8 @@ void AllocatorConfig::validate() const {
   }
   int sh = effective_shift();
   if (sh < 1 || sh + prefix_bits > 64) {
-    fail("shift + prefix_bits must fit in 64 bits (shift " + std::to_string(sh) +
-         ", prefix_bits " + std::to_string(prefix_bits) + ")");
+    fail("shift + prefix_bits must fit in 64 bits (shift " + std::to_string(sh) + ", prefix_bits " +
+         std::to_string(prefix_bits) + ")");
   }
   if (tries < 1 || tries > 1000) {
     fail("tries must be in 1..1000, got " + std::to_string(tries));
@@ -67,23 +66,6 @@ void AllocatorConfig::validate() const {
   if (hash_bits < 1 || hash_bits > 64) {
     fail("hash_bits must be in 1..64, got " + std::to_string(hash_bits));
   }
-}
-
-std::unique_ptr<UidAllocator> make_allocator(const AllocatorConfig& config, sim::Rng& rng) {
-  config.validate();
-  switch (config.kind) {
-    case AllocatorKind::single_counter:
-      return std::make_unique<SingleCounterAllocator>(false);
-    case AllocatorKind::snapshot_counter_bug:
-      return std::make_unique<SingleCounterAllocator>(true);
-    case AllocatorKind::sharded_sequences:
-      return std::make_unique<ShardedSequenceAllocator>(config, rng);
-    case AllocatorKind::high_contention:
-      return std::make_unique<HighContentionAllocator>(rng);
-    case AllocatorKind::xxhash:
-      return std::make_unique<HashAllocator>(config.hash_bits, config.collision_check);
-  }
-  throw std::invalid_argument("make_allocator: invalid AllocatorKind");
 }
 
 std::string prefix_end(std::string_view prefix) {

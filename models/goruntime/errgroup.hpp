@@ -1,6 +1,7 @@
 #pragma once
-// golang.org/x/sync/errgroup, as the data plane uses it (domain.md §4, read from golang/sync
-// @ec11c4a): the very semantics the April 2026 handler relied on, driven by the simulator.
+// golang.org/x/sync/errgroup driven by the simulator: the awaiters and goroutines around the
+// scheduler-free components/errgroup state (semaphore channel, wait count, first error, context;
+// x/sync @ec11c4a, docs/components.md), as the data plane uses it (domain.md §4).
 //
 //   errgroup::Group group(sim);                 // var group errgroup.Group (no limit, no ctx)
 //   group.set_limit(50);                        // group.SetLimit(50) — the missing line
@@ -27,41 +28,17 @@
 #include <string>
 #include <utility>
 
+#include "components/errgroup/error.hpp"
+#include "components/errgroup/group_state.hpp"
+#include "components/errgroup/token_channel.hpp"
 #include "sim/process.hpp"
 
 namespace errgroup {
-
-// Go's `error`: the empty value is nil.
-class Error {
- public:
-  Error() = default;
-  explicit Error(std::string text);
-  bool is_nil() const { return text_.empty(); }
-  explicit operator bool() const { return !text_.empty(); }
-  const std::string& text() const { return text_; }
-  friend bool operator==(const Error&, const Error&) = default;
-
- private:
-  std::string text_;
-};
 
 // What Go passes to group.Go: a function returning an error. Call it to get the (lazy) task.
 using Func = std::function<sim::Task<Error>()>;
 // Starts `body` as a new goroutine.
 using Launcher = std::function<void(sim::Task<> body)>;
-
-// The derived context of WithContext: cancelled with the first error, or when Wait returns.
-class Context {
- public:
-  bool cancelled() const { return cancelled_; }
-  // context.Cause: the first error, or "context canceled" when Wait returned without one.
-  const Error& cause() const { return cause_; }
-  void cancel(const Error& cause);
-
- private:
-  bool cancelled_ = false;
-  Error cause_;
-};
 
 class Group {
  public:
@@ -71,8 +48,8 @@ class Group {
   // errgroup.WithContext: the returned group cancels `context()` on the first error.
   static Group with_context(sim::Simulation& sim, Launcher launch = {});
 
-  // SetLimit: n < 0 unlimited, n == 0 every Go blocks forever. Throws (Go panics) while
-  // goroutines are active.
+  // SetLimit: n < 0 unlimited (never throws), n == 0 every Go blocks forever. Throws (Go
+  // panics) while the current semaphore holds tokens (goroutines started under this limit).
   void set_limit(std::int64_t n);
 
   struct GoAwaiter;
@@ -85,9 +62,10 @@ class Group {
   // co_await group.wait(): waits for every started goroutine; returns the first error.
   WaitAwaiter wait();
 
-  std::int64_t active() const;
-  std::int64_t limit() const;            // -1 = unlimited
-  std::int64_t blocked_callers() const;  // Go callers waiting for a slot
+  std::int64_t active() const;             // goroutines started and not yet done (wg)
+  std::int64_t limit() const;              // -1 = unlimited
+  std::int64_t blocked_callers() const;    // Go callers waiting for a token
+  std::int64_t blocked_finishers() const;  // goroutines blocked giving their token back
   std::int64_t started() const;
   // Null for the zero value.
   std::shared_ptr<Context> context() const;
@@ -95,44 +73,58 @@ class Group {
   struct State;
 
  private:
+  Group(sim::Simulation& sim, Launcher launch, bool with_context);
   std::shared_ptr<State> state_;
 };
 
-struct SlotWaiter : sim::Waiter {
-  bool granted = false;
+// A Go caller or a finishing goroutine parked on the semaphore channel.
+struct ParkedProcess final : errgroup::Parked {
+  sim::Simulation* sim = nullptr;
+  sim::WakeToken token;
+  std::int64_t* blocked = nullptr;  // the group's count this party is in while parked
+  bool is_granted = false;
+  // Parked now by process `p`, counted in `count` until granted or withdrawn.
+  void arm(sim::Simulation& s, sim::ProcState* p, std::int64_t& count) {
+    sim = &s;
+    token = sim::WakeToken{p, p->gen};
+    blocked = &count;
+    ++count;
+  }
+  void granted() override {
+    is_granted = true;
+    --*blocked;
+    sim->wake(token);
+  }
 };
 
 struct Group::State {
+  explicit State(bool with_context) : core(with_context) {}
   sim::Simulation* sim = nullptr;
   Launcher launch;
-  std::int64_t limit = -1;
-  std::int64_t active = 0;
-  std::int64_t started = 0;
+  GroupState core;
   std::int64_t blocked = 0;
-  sim::IntrusiveList<SlotWaiter> go_waiters;
-  // Callers blocked on a semaphore that SetLimit replaced: like Go, they are never woken.
-  sim::IntrusiveList<SlotWaiter> orphaned_waiters;
+  std::int64_t blocked_finishers = 0;
   sim::IntrusiveList<sim::Waiter> wait_waiters;
-  Error first_error;
-  bool has_error = false;
-  std::shared_ptr<Context> ctx;
 
-  bool slot_free() const { return limit < 0 || active < limit; }
-  void start(std::shared_ptr<State> self, Func f, bool slot_reserved);
-  void finished(const Error& err);
+  void start(std::shared_ptr<State> self, Func f);
+  // The goroutine has given its token back: wg.Done, and wake Wait callers at zero.
+  void done();
 };
 
+// The Go caller's `g.sem <- token{}` (x/sync L73-75), then the start.
 struct Group::GoAwaiter {
   std::shared_ptr<State> s;
   Func f;
-  SlotWaiter w;
+  std::shared_ptr<TokenChannel> sem;  // the semaphore at the time of the call
+  ParkedProcess w;
   sim::ProcState* p = nullptr;
 
   bool await_ready() {
-    if (!s->slot_free()) {
+    sem = s->core.semaphore();
+    if (sem && !sem->try_send()) {
       return false;
     }
-    s->start(s, std::move(f), false);
+    s->start(s, std::move(f));
     return true;
   }
   template <class P>
@@ -140,28 +132,26 @@ struct Group::GoAwaiter {
     if (!sim::detail::park(h, p)) {
       return false;
     }
-    w.token = sim::WakeToken{p, p->gen};
-    ++s->blocked;
-    s->go_waiters.push_back(w);
+    w.arm(*s->sim, p, s->blocked);
+    sem->park_sender(w);
     return true;
   }
   void await_resume() {
     if (p == nullptr) {
       return;  // started in await_ready
     }
-    if (!w.granted) {
-      if (w.linked()) {
-        w.unlink();
+    if (!w.is_granted) {
+      if (sem->withdraw(w)) {
         --s->blocked;
       }
       sim::detail::throw_if_cancelled(p);
       return;
     }
     if (p->cancel_requested) {
-      s->finished(Error{});  // give back the slot reserved for us, then unwind
+      sem->try_receive();  // give back the token we were granted, then unwind
       sim::detail::throw_if_cancelled(p);
     }
-    s->start(s, std::move(f), true);  // the slot was reserved when we were woken
+    s->start(s, std::move(f));
   }
 };
 
@@ -170,7 +160,7 @@ struct Group::WaitAwaiter {
   sim::Waiter w;
   sim::ProcState* p = nullptr;
 
-  bool await_ready() const { return s->active == 0; }
+  bool await_ready() const { return s->core.active() == 0; }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) {
     if (!sim::detail::park(h, p)) {
@@ -185,10 +175,7 @@ struct Group::WaitAwaiter {
     if (p != nullptr) {
       sim::detail::throw_if_cancelled(p);
     }
-    if (s->ctx) {
-      s->ctx->cancel(s->has_error ? s->first_error : Error("context canceled"));
-    }
-    return s->first_error;
+    return s->core.finish_wait();
   }
 };
 

@@ -1,0 +1,127 @@
+#include "models/goruntime/errgroup.hpp"
+
+#include <exception>
+#include <stdexcept>
+
+namespace errgroup {
+
+namespace {
+
+sim::Process plain_goroutine(sim::Task<> body) { co_await std::move(body); }
+
+// A finishing goroutine's `<-g.sem` that found no token: it waits for the next send (x/sync's
+// done() on a semaphore SetLimit installed after this goroutine started).
+struct ReceiveAwaiter {
+  Group::State& s;
+  std::shared_ptr<TokenChannel> sem;
+  ParkedProcess w;
+  sim::ProcState* p = nullptr;
+
+  bool await_ready() const noexcept { return false; }
+  template <class P>
+  bool await_suspend(std::coroutine_handle<P> h) {
+    if (!sim::detail::park(h, p)) {
+      return false;
+    }
+    w.arm(*s.sim, p, s.blocked_finishers);
+    sem->park_receiver(w);
+    return true;
+  }
+  void await_resume() {
+    if (!w.is_granted && sem->withdraw(w)) {
+      --s.blocked_finishers;
+    }
+    sim::detail::throw_if_cancelled(p);
+  }
+};
+
+// The wrapper every member goroutine runs: f, the error capture, and Go's `defer g.done()`
+// (x/sync L36-41, L79, L93-100).
+sim::Task<> member(std::shared_ptr<Group::State> s, sim::Task<Error> body) {
+  Error err;
+  std::exception_ptr failure;
+  try {
+    err = co_await std::move(body);
+  } catch (...) {
+    // A cancelled goroutine (its process was killed) or a model bug still leaves the group.
+    failure = std::current_exception();
+  }
+  s->core.record(err);
+  std::shared_ptr<TokenChannel> sem = s->core.semaphore();  // g.sem as it is now
+  if (sem && !sem->try_receive() && !failure) {
+    co_await ReceiveAwaiter{*s, sem, {}, nullptr};
+  }
+  s->done();
+  if (failure) {
+    std::rethrow_exception(failure);
+  }
+}
+
+}  // namespace
+
+Group::Group(sim::Simulation& sim) : Group(sim, Launcher{}) {}
+
+Group::Group(sim::Simulation& sim, Launcher launch) : Group(sim, std::move(launch), false) {}
+
+Group::Group(sim::Simulation& sim, Launcher launch, bool with_context)
+    : state_(std::make_shared<State>(with_context)) {
+  state_->sim = &sim;
+  if (launch) {
+    state_->launch = std::move(launch);
+  } else {
+    sim::Simulation* s = &sim;
+    state_->launch = [s](sim::Task<> body) {
+      s->spawn(plain_goroutine(std::move(body)), "goroutine");
+    };
+  }
+}
+
+Group Group::with_context(sim::Simulation& sim, Launcher launch) {
+  return Group(sim, std::move(launch), true);
+}
+
+void Group::set_limit(std::int64_t n) { state_->core.set_limit(n); }
+
+Group::GoAwaiter Group::go(Func f) {
+  if (!f) {
+    throw std::invalid_argument("errgroup: Go called with an empty function");
+  }
+  return GoAwaiter{state_, std::move(f), nullptr, {}, nullptr};
+}
+
+bool Group::try_go(Func f) {
+  if (!f) {
+    throw std::invalid_argument("errgroup: TryGo called with an empty function");
+  }
+  const std::shared_ptr<TokenChannel>& sem = state_->core.semaphore();
+  if (sem && !sem->try_send()) {
+    return false;
+  }
+  state_->start(state_, std::move(f));
+  return true;
+}
+
+Group::WaitAwaiter Group::wait() { return WaitAwaiter{state_, {}, nullptr}; }
+
+std::int64_t Group::active() const { return state_->core.active(); }
+std::int64_t Group::limit() const { return state_->core.limit(); }
+std::int64_t Group::blocked_callers() const { return state_->blocked; }
+std::int64_t Group::blocked_finishers() const { return state_->blocked_finishers; }
+std::int64_t Group::started() const { return state_->core.started(); }
+std::shared_ptr<Context> Group::context() const { return state_->core.context(); }
+
+void Group::State::start(std::shared_ptr<State> self, Func f) {
+  core.add();
+  launch(member(std::move(self), f()));
+}
+
+void Group::State::done() {
+  if (core.done()) {
+    wait_waiters.for_each([this](sim::Waiter& w) {
+      w.unlink();
+      sim->wake(w.token);
+    });
+  }
+}
+
+}  // namespace errgroup
