@@ -193,9 +193,13 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const Registry& registry)
 }
 
 ScenarioRun::~ScenarioRun() {
-  // Pending events point at hosts and sources: free the queue before them.
+  // Pending events point at hosts and sources: free the queue (shutdown) before them. The hosts
+  // go before the Simulation itself, whose state their destructors may still read (a fan-out
+  // host asks whether it is shutting down: found freed under ASan when the Simulation went first).
   sampler_->stop();
   sim_->shutdown();
+  sources_.clear();
+  world_.reset();
   sim_.reset();
 }
 
