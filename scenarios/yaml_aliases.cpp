@@ -124,7 +124,10 @@ class AliasScanner final : public YAML::EventHandler {
         p.valid = p.valid && top.key_valid;
       }
     }
-    if (p.valid && !p.is_key) out_.marks_.emplace(joined(p.segments), mark);
+    // Past max_nodes the checker refuses the document anyway: no need to hold every path.
+    if (p.valid && !p.is_key && out_.marks_.size() < max_nodes_) {
+      out_.marks_.emplace(joined(p.segments), mark);
+    }
     return p;
   }
   void key_is_text(bool text) { stack_.back().key_valid = text; }

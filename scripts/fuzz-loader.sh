@@ -10,7 +10,7 @@ out="$root/build/fuzz"
 mkdir -p "$out/obj"
 CXX=${CXX:-clang++-14}
 flags="-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
-srcs="scenarios/loader.cpp scenarios/units.cpp scenarios/distributions.cpp
+srcs="scenarios/loader.cpp scenarios/yaml_aliases.cpp scenarios/units.cpp scenarios/distributions.cpp
       scenarios/model_registry.cpp scenarios/queue_server.cpp sim/simulation.cpp sim/rng.cpp
       sim/time.cpp sim/metrics.cpp scenarios/fuzz/fuzz_loader.cpp"
 # One object per source, compiled in parallel, rebuilt when the source or any header is newer.

@@ -49,7 +49,11 @@ sim::Task<> member(std::shared_ptr<Group::State> s, sim::Task<Error> body) {
   s->core.record(err);
   std::shared_ptr<TokenChannel> sem = s->core.semaphore();  // g.sem as it is now
   if (sem && !sem->try_receive() && !failure) {
-    co_await ReceiveAwaiter{*s, sem, {}, nullptr};
+    // A named awaiter, not a temporary: GCC 12 destroys an aggregate temporary of a co_await
+    // twice (its shared_ptr was released twice and freed the group's semaphore under it; found by
+    // ASan in "a goroutine started before SetLimit takes its token from the new semaphore").
+    ReceiveAwaiter receive{*s, sem, {}, nullptr};
+    co_await receive;
   }
   s->done();
   if (failure) {
