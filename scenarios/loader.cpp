@@ -114,7 +114,7 @@ class Checker {
     }
     // A key the file does not have, made by an override further down the path: the override
     // is what to fix, not the file.
-    if (!aliases_.mark_of(path)) {
+    if (!override_paths_.empty() && !aliases_.mark_of(path)) {
       for (const auto& o : override_paths_) {
         if (o.rfind(path + ".", 0) == 0) return "--set " + o;
       }

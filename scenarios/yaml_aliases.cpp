@@ -82,6 +82,17 @@ class AliasScanner final : public YAML::EventHandler {
   void OnSequenceEnd() override { close(); }
   void OnMapEnd() override { close(); }
 
+  // After the last event: a document that aliases would blow past max_nodes is refused.
+  void finish() {
+    if (!out_.uses_.empty() && out_.expanded_nodes_ > max_nodes_) {
+      out_.problems_.push_back({std::nullopt, "the document has " +
+                               (out_.expanded_nodes_ == std::numeric_limits<std::uint64_t>::max()
+                                    ? std::string("more than 2^64")
+                                    : std::to_string(out_.expanded_nodes_)) +
+                               " nodes once its aliases are written out (at most " +
+                               std::to_string(max_nodes_) + ")"});
+    }
+  }
 
  private:
   struct Place {
@@ -180,18 +191,6 @@ class AliasScanner final : public YAML::EventHandler {
   std::vector<Frame> stack_;
   std::vector<Anchor> anchors_;
   std::string pending_anchor_;
-
- public:
-  void finish() {
-    if (!out_.uses_.empty() && out_.expanded_nodes_ > max_nodes_) {
-      out_.problems_.push_back({std::nullopt, "the document has " +
-                               (out_.expanded_nodes_ == std::numeric_limits<std::uint64_t>::max()
-                                    ? std::string("more than 2^64")
-                                    : std::to_string(out_.expanded_nodes_)) +
-                               " nodes once its aliases are written out (at most " +
-                               std::to_string(max_nodes_) + ")"});
-    }
-  }
 };
 
 AliasIndex AliasIndex::scan(const std::string& text, std::uint64_t max_nodes) {

@@ -7,7 +7,7 @@
 set -euo pipefail
 skysim=$(realpath "${1:?usage: report_render.sh SKYSIM}")
 src=$(cd "$(dirname "$0")/../.." && pwd)
-command -v chromium >/dev/null || { echo "chromium not installed (scripts/setup-debian.sh): skipped"; exit 77; }
+command -v chromium >/dev/null || { echo "SKIP: report_render_april: chromium is not installed, so the report cannot be rendered (scripts/setup-debian.sh installs it)" | tee /dev/stderr; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
