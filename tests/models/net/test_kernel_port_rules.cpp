@@ -284,7 +284,40 @@ std::pair<int, int> kernel_reset_case(std::string& why) {
   return {while_bound, after};
 }
 
-// Child: every row, then the reset case; one byte per outcome to `out`. Exit 77 with the
+// A listener that never calls accept(): how many connect()s complete before one times out
+// (SO_SNDTIMEO 500 ms, Go's dial timeout in gomemcache)? Bounded at 16 attempts.
+constexpr int kProbeBacklog = 4;
+int kernel_accept_queue(std::string& why) {
+  if (!bring_up_namespace(why)) {
+    return -77;
+  }
+  int lst = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in sa = addr(kLoopback, kListenA);
+  if (bind(lst, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0 ||
+      listen(lst, kProbeBacklog) != 0) {
+    why = "listen failed";
+    return -1;
+  }
+  std::vector<int> held;
+  int completed = 0;
+  for (int i = 0; i < 16; ++i) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    timeval tv{0, 500'000};
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    held.push_back(fd);
+    if (connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0) {
+      break;  // the SYN was dropped: EINPROGRESS after the timeout
+    }
+    ++completed;
+  }
+  for (int fd : held) {
+    close(fd);
+  }
+  close(lst);
+  return completed;
+}
+
+// Child: every row, then the reset case, then the accept queue; one byte per outcome to `out`. Exit 77 with the
 // reason on `out` when no namespace can be had.
 [[noreturn]] void kernel_child(int out) {
   std::string why;
@@ -306,6 +339,11 @@ std::pair<int, int> kernel_reset_case(std::string& why) {
   }
   results.push_back(static_cast<unsigned char>(errno_of(while_bound)));
   results.push_back(static_cast<unsigned char>(errno_of(after)));
+  int completed = kernel_accept_queue(why);
+  if (completed < 0) {
+    give_up(completed);
+  }
+  results.push_back(static_cast<unsigned char>(completed));
   (void)!write(out, results.data(), results.size());
   _exit(0);
 }
@@ -382,7 +420,7 @@ TEST_CASE("the model's port rules agree with this kernel on every row of the tw-
                                                     << "); run as root where unshare works");
     return;
   }
-  REQUIRE(kernel.outcomes.size() == kRows.size() + 2);
+  REQUIRE(kernel.outcomes.size() == kRows.size() + 3);
   for (std::size_t i = 0; i < kRows.size(); ++i) {
     Errno model = model_outcome(kRows[i]);
     INFO(kRows[i].what << ": kernel " << outcome_name(kernel.outcomes[i]) << ", model "
@@ -398,4 +436,8 @@ TEST_CASE("the model's port rules agree with this kernel on every row of the tw-
                                                  << outcome_name(model_after));
   CHECK(model_bound == kernel_bound);
   CHECK(model_after == kernel_after);
+  // The accept queue: the memcached model drops SYNs past accept_queue_capacity().
+  const auto completed = static_cast<std::uint32_t>(kernel.outcomes[kRows.size() + 2]);
+  INFO("listen(fd, " << kProbeBacklog << ") never accepted: " << completed << " connects completed");
+  CHECK(completed == accept_queue_capacity(kProbeBacklog, 4096));
 }
