@@ -100,6 +100,7 @@ DataPlaneHost::DataPlaneHost(sim::Simulation& sim, DataPlaneConfig cfg)
   thread_watch_.kind = sim.intern_kind("dataplane.thread_watch");
   sim.schedule_in(10 * sim::kSecond, thread_watch_);
   go_.on_crash([this](goruntime::CrashReason reason, const std::string& message) {
+    last_death_was_deploy_ = reason == goruntime::CrashReason::kDeploy;
     if (reason != goruntime::CrashReason::kDeploy) {
       note("process died: " + message);
       if (reason != goruntime::CrashReason::kExternal) {
@@ -124,9 +125,10 @@ DataPlaneHost::DataPlaneHost(sim::Simulation& sim, DataPlaneConfig cfg)
     scylla_pool_.start(static_cast<net::OwnerId>(go_.incarnation()));
     build_client();
     std::string waited;
-    if (cfg_.go.restart_policy.kind == goruntime::RestartPolicyKind::kCrashLoopBackOff) {
+    if (!last_death_was_deploy_ &&
+        cfg_.go.restart_policy.kind == goruntime::RestartPolicyKind::kCrashLoopBackOff) {
       waited = " after a CrashLoopBackOff of " +
-               std::to_string(sim::to_seconds(go_.last_restart_delay())) + " s";
+               std::to_string(go_.last_restart_delay() / sim::kSecond) + " s";
     }
     note("process restarted" + waited + " with an empty memcached pool; " +
          std::to_string(ns_.time_wait_count()) + " sockets still in TIME_WAIT");

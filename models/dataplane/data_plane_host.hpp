@@ -167,6 +167,7 @@ class DataPlaneHost {
   std::int64_t threads_noted_ = 0;
   std::int64_t threads_peak_ = 0;
   sim::Time up_since_ = 0;
+  bool last_death_was_deploy_ = false;  // a deploy restarts at once, outside any back-off
   std::vector<double> uptimes_;
   std::uint64_t cache_restarts_ = 0;  // memcached came back after set_cache_down(true)
 };

@@ -17,6 +17,7 @@
 
 #include <catch2/catch.hpp>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -317,7 +318,45 @@ int kernel_accept_queue(std::string& why) {
   return completed;
 }
 
-// Child: every row, then the reset case, then the accept queue; one byte per outcome to `out`. Exit 77 with the
+// tcp_max_tw_buckets = 4, then the 16-port range filled by bind(127.32.0.1, 0) connections the
+// client closes first: how many TIME_WAIT sockets does /proc/net/tcp show, and can
+// bind(127.32.0.1, 0) still get a port (the sockets over the cap were destroyed)?
+constexpr int kProbeTwBuckets = 4;
+std::pair<int, int> kernel_tw_buckets(std::string& why) {
+  if (!bring_up_namespace(why)) {
+    return {-77, -77};
+  }
+  int f = open("/proc/sys/net/ipv4/tcp_max_tw_buckets", O_WRONLY);
+  std::string cap = std::to_string(kProbeTwBuckets);
+  bool ok = f >= 0 && write(f, cap.data(), cap.size()) > 0;
+  if (f >= 0) {
+    close(f);
+  }
+  int a = listener(kListenA);
+  if (!ok || a < 0) {
+    why = "cannot set tcp_max_tw_buckets or listen";
+    return {-1, -1};
+  }
+  for (int i = 0; i < kHi - kLo + 1; ++i) {
+    real_dial(a, kListenA, &kFixed, false, true);
+  }
+  int time_wait = 0;
+  if (FILE* tcp = fopen("/proc/net/tcp", "r")) {
+    char line[512];
+    while (fgets(line, sizeof line, tcp) != nullptr) {
+      unsigned st = 0;
+      if (sscanf(line, " %*d: %*x:%*x %*x:%*x %x", &st) == 1 && st == 0x06) {
+        ++time_wait;
+      }
+    }
+    fclose(tcp);
+  }
+  int bind_after = real_dial(a, kListenA, &kFixed, false, false);
+  close(a);
+  return {time_wait, bind_after};
+}
+
+// Child: every row, then the reset case, then the accept queue, then tw buckets; one byte per outcome to `out`. Exit 77 with the
 // reason on `out` when no namespace can be had.
 [[noreturn]] void kernel_child(int out) {
   std::string why;
@@ -344,6 +383,12 @@ int kernel_accept_queue(std::string& why) {
     give_up(completed);
   }
   results.push_back(static_cast<unsigned char>(completed));
+  auto [time_wait, bind_after] = kernel_tw_buckets(why);
+  if (time_wait < 0 || bind_after < 0) {
+    give_up(time_wait);
+  }
+  results.push_back(static_cast<unsigned char>(time_wait));
+  results.push_back(static_cast<unsigned char>(errno_of(bind_after)));
   (void)!write(out, results.data(), results.size());
   _exit(0);
 }
@@ -420,7 +465,7 @@ TEST_CASE("the model's port rules agree with this kernel on every row of the tw-
                                                     << "); run as root where unshare works");
     return;
   }
-  REQUIRE(kernel.outcomes.size() == kRows.size() + 3);
+  REQUIRE(kernel.outcomes.size() == kRows.size() + 5);
   for (std::size_t i = 0; i < kRows.size(); ++i) {
     Errno model = model_outcome(kRows[i]);
     INFO(kRows[i].what << ": kernel " << outcome_name(kernel.outcomes[i]) << ", model "
@@ -440,4 +485,23 @@ TEST_CASE("the model's port rules agree with this kernel on every row of the tw-
   const auto completed = static_cast<std::uint32_t>(kernel.outcomes[kRows.size() + 2]);
   INFO("listen(fd, " << kProbeBacklog << ") never accepted: " << completed << " connects completed");
   CHECK(completed == accept_queue_capacity(kProbeBacklog, 4096));
+  // tcp_max_tw_buckets: sockets over the cap skip TIME_WAIT and free their port at once.
+  sim::Simulation sim(1);
+  NetSysctl capped = probe_range(kHi);
+  capped.max_tw_buckets = kProbeTwBuckets;
+  NetNamespace ns(sim, capped, "probe");
+  for (int i = 0; i < kHi - kLo + 1; ++i) {
+    DialOutcome out = ns.bind_connect(kFixed, kPeerA, 1);
+    REQUIRE(out.ok());
+    ns.established(out.socket);
+    ns.close(out.socket, CloseMode::kActive);
+  }
+  const auto kernel_tw = static_cast<std::uint64_t>(kernel.outcomes[kRows.size() + 3]);
+  const Errno kernel_bind = kernel.outcomes[kRows.size() + 4];
+  const Errno model_bind = ns.bind_connect(kFixed, kPeerA, 2).error.code;
+  INFO("tcp_max_tw_buckets " << kProbeTwBuckets << ": kernel " << kernel_tw << " TIME_WAIT, bind "
+                             << outcome_name(kernel_bind) << "; model " << ns.time_wait_count()
+                             << ", bind " << outcome_name(model_bind));
+  CHECK(ns.time_wait_count() == kernel_tw);
+  CHECK(model_bind == kernel_bind);
 }
