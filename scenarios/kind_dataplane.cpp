@@ -138,9 +138,9 @@ std::vector<sim::ParamSpec> dataplane_params() {
       p("bind_address_no_port", ParamType::Bool, "", "false",
         "IP_BIND_ADDRESS_NO_PORT on the fixed-source dialer (§2.3)"),
       p("max_tw_buckets", ParamType::Count, "sockets", "0",
-        "net.ipv4.tcp_max_tw_buckets: above it a closing socket skips TIME_WAIT (the kernel "
-        "logs 'TCP: time wait bucket table overflow'); 0 = no cap. Machine-sized: 131072 on "
-        "this test machine; not scaled",
+        "net.ipv4.tcp_max_tw_buckets: above it a closing socket skips TIME_WAIT "
+        "(TCPTimeWaitOverflow; older kernels logged 'TCP: time wait bucket table overflow'); "
+        "0 = no cap. Machine-sized: 131072 on this test machine; not scaled",
         false, 0, 1e12),
       p("cache_backlog", ParamType::Count, "conns", "1024",
         "memcached -b listen backlog (memcached default 1024); the kernel caps it at somaxconn "

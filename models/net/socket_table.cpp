@@ -331,7 +331,7 @@ void NetNamespace::close(SocketId id, CloseMode mode) {
 void NetNamespace::enter_time_wait(std::uint32_t i) {
   bool over_cap = sysctl_.max_tw_buckets != 0 && counters_.time_wait() >= sysctl_.max_tw_buckets;
   if (over_cap || sysctl_.time_wait == 0) {
-    // "TCP: time wait bucket table overflow": the socket is destroyed instead (domain.md §2.2).
+    // tcp_max_tw_buckets reached (TCPTimeWaitOverflow): the socket is destroyed instead (§2.2).
     counters_.time_wait_dropped_overflow += over_cap ? 1 : 0;
     release(i);
     return;
