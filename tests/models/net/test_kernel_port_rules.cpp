@@ -3,8 +3,12 @@
 // another address") is played twice: on real sockets in a network namespace of the test's own
 // (a forked child calls unshare(CLONE_NEWNET), brings lo up, narrows ip_local_port_range to 16
 // ports) and on a NetNamespace with the same range. Every row's outcome (ok, EADDRINUSE,
-// EADDRNOTAVAIL) must agree. Needs root (CAP_SYS_ADMIN) for the namespace; where it cannot be
-// made the test SKIPs and says why. Every loop is bounded by the 16-port range.
+// EADDRNOTAVAIL) must agree. Then three more kernel rules the models use: Linux 6.18's reset of
+// a port's bind mark when its last bound socket leaves, the accept queue's size
+// (net::accept_queue_capacity, used by the memcached server) and tcp_max_tw_buckets. Needs
+// root (CAP_SYS_ADMIN) for the namespace; where it cannot be made the test prints "SKIP:" and
+// why. Every loop is bounded (16 ports, 16 connects); the only wait is one 500 ms connect
+// timeout.
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <net/if.h>
