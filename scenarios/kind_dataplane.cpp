@@ -89,8 +89,18 @@ std::vector<sim::ParamSpec> dataplane_params() {
         "a new limit is checked at once (a fault hook, not a deploy)",
         true, 0, 1e15),
       p("restart_delay", ParamType::Duration, "", "30s",
-        "time from a crash to the restarted process (assumption: kubelet back-off)", false, 0,
-        1e15),
+        "restart_policy fixed: time from a crash to the restarted process (assumption)", false,
+        0, 1e15),
+      p("restart_policy", ParamType::Enum, "", "fixed",
+        "fixed (restart_delay after every crash) or crash_loop_backoff (the kubelet's: the "
+        "first crash restarts at once, then 10 s doubling to 5 min, reset once the container "
+        "ran 2 x the max since its last start; pkg/kubelet doBackOff, client-go flowcontrol)",
+        false, std::nullopt, std::nullopt, {"fixed", "crash_loop_backoff"}),
+      p("restart_backoff_initial", ParamType::Duration, "", "10s",
+        "crash_loop_backoff: first back-off (kubelet backOffPeriod)", false, 1, 1e15),
+      p("restart_backoff_max", ParamType::Duration, "", "300s",
+        "crash_loop_backoff: cap (kubelet MaxContainerBackOff); the reset window is twice it",
+        false, 1, 1e15),
       p("max_threads", ParamType::Count, "threads", "10000",
         "runtime/debug.SetMaxThreads; above it: thread exhaustion (§3.2)", false, 1, 1e7),
       p("baseline_live_heap", ParamType::Size, "bytes", "512MiB",
@@ -127,6 +137,24 @@ std::vector<sim::ParamSpec> dataplane_params() {
         true, std::nullopt, std::nullopt, {"fixed_source", "random_loopback", "default"}),
       p("bind_address_no_port", ParamType::Bool, "", "false",
         "IP_BIND_ADDRESS_NO_PORT on the fixed-source dialer (§2.3)"),
+      p("max_tw_buckets", ParamType::Count, "sockets", "0",
+        "net.ipv4.tcp_max_tw_buckets: above it a closing socket skips TIME_WAIT "
+        "(TCPTimeWaitOverflow; older kernels logged 'TCP: time wait bucket table overflow'); "
+        "0 = no cap. Machine-sized: 131072 on this test machine; not scaled",
+        false, 0, 1e12),
+      p("cache_backlog", ParamType::Count, "conns", "1024",
+        "memcached -b listen backlog (memcached default 1024); the kernel caps it at somaxconn "
+        "and a full accept queue drops SYNs; not scaled",
+        false, 0, 1e9),
+      p("somaxconn", ParamType::Count, "conns", "4096",
+        "net.core.somaxconn (Linux default since 5.4); not scaled", false, 0, 1e9),
+      p("scylla_hosts", ParamType::Count, "nodes", "3",
+        "Scylla nodes the driver keeps a pool to (assumption: RF 3, §7.4); not scaled", false, 1,
+        1000),
+      p("scylla_conns", ParamType::Count, "conns", "2",
+        "connections per node, dialled without bind (gocql NumConns default 2); 0 = the old "
+        "socket-less stand-in; not scaled",
+        false, 0, 1000),
       // memcached (§5)
       p("max_idle_conns", ParamType::Count, "conns", "1000",
         "gomemcache MaxIdleConns at full scale (Bluesky: 1000, §1.4)", true, 1, 1e7),
@@ -213,6 +241,9 @@ DataPlaneConfig config_from(const HostContext& ctx) {
   c.go.container_memory_limit_bytes =
       v.size_bytes("memory_limit") > 0 ? scaled(v.size_bytes("memory_limit"), s) : 0;
   c.go.restart_delay = v.duration("restart_delay");
+  c.go.restart_policy.kind = goruntime::parse_restart_policy(v.choice("restart_policy"));
+  c.go.restart_policy.backoff_initial = v.duration("restart_backoff_initial");
+  c.go.restart_policy.backoff_max = v.duration("restart_backoff_max");
   c.go.max_threads = v.count("max_threads");
   c.go.stw_per_thread = v.duration("stw_per_thread");
   c.baseline_live_heap_bytes = scaled(v.size_bytes("baseline_live_heap"), s, 0);
@@ -227,6 +258,11 @@ DataPlaneConfig config_from(const HostContext& ctx) {
   c.net.tw_reuse = static_cast<int>(v.integer("tw_reuse"));
   c.dialer = parse_dialer_policy(v.choice("dialer"));
   c.bind_address_no_port = v.flag("bind_address_no_port");
+  c.net.max_tw_buckets = static_cast<std::uint64_t>(v.count("max_tw_buckets"));
+  c.cache_server.listen_backlog = static_cast<int>(v.count("cache_backlog"));
+  c.cache_server.somaxconn = static_cast<int>(v.count("somaxconn"));
+  c.scylla_pool.hosts = static_cast<int>(v.count("scylla_hosts"));
+  c.scylla_pool.conns_per_host = static_cast<int>(v.count("scylla_conns"));
   c.cache_client.max_idle_conns = static_cast<int>(scaled(v.count("max_idle_conns"), s));
   c.cache_client.timeout = v.duration("cache_timeout");
   c.cache_client.port_scan_ns =
@@ -292,12 +328,17 @@ class DataPlaneInstance final : public Instance {
                [this] { return static_cast<double>(host_.cache_restarts()); });
     auto& ns = host_.kernel();
     m.gauge_fn("tcp.time_wait", host, [&ns] { return static_cast<double>(ns.time_wait_count()); });
+    m.counter_fn("tcp.time_wait_overflow", host, [&ns] {
+      return static_cast<double>(ns.counters().time_wait_dropped_overflow);
+    });
     const auto& st = host_.stats();
     m.counter_fn("memcached.bind_errors", host,
                [&st] { return static_cast<double>(st.bind_errors); });
     m.counter_fn("memcached.cache_errors", host,
                [&st] { return static_cast<double>(st.cache_errors); });
     m.counter_fn("dataplane.uris", host, [&st] { return static_cast<double>(st.uris); });
+    m.counter_fn("dataplane.scylla_errors", host,
+                 [&st] { return static_cast<double>(st.scylla_errors); });
     m.counter_fn("dataplane.scylla_reads", host,
                [&st] { return static_cast<double>(st.scylla_reads); });
     m.counter_fn("log.lines_written", host,

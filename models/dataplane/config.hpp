@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "models/dataplane/scylla_pool.hpp"
 #include "models/goruntime/config.hpp"
 #include "models/logsink/log_sink.hpp"
 #include "models/logsink/logger.hpp"
@@ -61,6 +62,8 @@ struct DataPlaneConfig {
   int scylla_concurrency = 256;  // assumption: per-host share of the cluster's read capacity
   sim::Duration scylla_read_median = 600 * sim::kMicrosecond;  // §7.6 (write avg; reads assumed alike)
   sim::Duration scylla_read_p99 = 15 * sim::kMillisecond;      // §7.6 P99 "up to ~15 ms"
+  // The driver's connections to the nodes, in this host's socket table (gocql's pool).
+  ScyllaPoolConfig scylla_pool;
 
   // Which posts a request asks for. Normal users read recent, popular posts: a Zipf-like
   // (Pareto-rank) choice among `hot_posts`; the batch client walks `cold_posts` uniformly

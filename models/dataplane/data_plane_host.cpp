@@ -45,6 +45,7 @@ void DataPlaneConfig::validate() const {
   need(scylla_read_median > 0 && scylla_read_p99 >= scylla_read_median,
        "scylla read times need 0 < median <= p99");
   need(hot_posts >= 1 && cold_posts >= 1, "post key spaces must be non-empty");
+  scylla_pool.validate();
   need(hot_pareto_shape > 0, "hot_pareto_shape must be > 0");
 }
 
@@ -86,17 +87,20 @@ DataPlaneHost::DataPlaneHost(sim::Simulation& sim, DataPlaneConfig cfg)
       logger_(go_, sink_, cfg_.logger),
       scylla_(sim.stream(cfg_.name + "/scylla"), cfg_.scylla_concurrency, cfg_.scylla_read_median,
               cfg_.scylla_read_p99),
+      scylla_pool_(sim, ns_, sim.stream(cfg_.name + "/scylla-pool"), cfg_.scylla_pool),
       keys_rng_(sim.stream(cfg_.name + "/keys")),
       fixed_dialer_(cfg_.fixed_source, cfg_.bind_address_no_port),
       random_dialer_(sim.stream(cfg_.name + "/band-aid-dialer"), cfg_.band_aid_spread) {
   scylla_.bind_clock(sim);
   launch_ = [this](sim::Task<> body) { go_.go(std::move(body)); };
   go_.retain(cfg_.baseline_live_heap_bytes);
+  scylla_pool_.start(static_cast<net::OwnerId>(go_.incarnation()));
   build_client();
   thread_watch_.host = this;
   thread_watch_.kind = sim.intern_kind("dataplane.thread_watch");
   sim.schedule_in(10 * sim::kSecond, thread_watch_);
   go_.on_crash([this](goruntime::CrashReason reason, const std::string& message) {
+    last_death_was_deploy_ = reason == goruntime::CrashReason::kDeploy;
     if (reason != goruntime::CrashReason::kDeploy) {
       note("process died: " + message);
       if (reason != goruntime::CrashReason::kExternal) {
@@ -104,7 +108,9 @@ DataPlaneHost::DataPlaneHost(sim::Simulation& sim, DataPlaneConfig cfg)
       }
     }
     // The kernel closes every descriptor of the dead process: pooled and in-use memcached
-    // connections alike go to TIME_WAIT in this namespace and stay there (domain.md §1.6 #6).
+    // connections alike go to TIME_WAIT in this namespace and stay there (domain.md §1.6 #6),
+    // and so do the Scylla connections.
+    scylla_pool_.crash();
     if (client_) {
       client_->crash();
       dead_clients_.push_back(std::move(client_));
@@ -116,8 +122,15 @@ DataPlaneHost::DataPlaneHost(sim::Simulation& sim, DataPlaneConfig cfg)
     // A memory limit below the baseline heap kills the new process at once (a crash loop):
     // it never got to build its pool.
     if (!go_.alive()) return;
+    scylla_pool_.start(static_cast<net::OwnerId>(go_.incarnation()));
     build_client();
-    note("process restarted with an empty memcached pool; " +
+    std::string waited;
+    if (!last_death_was_deploy_ &&
+        cfg_.go.restart_policy.kind == goruntime::RestartPolicyKind::kCrashLoopBackOff) {
+      waited = " after a CrashLoopBackOff of " +
+               std::to_string(go_.last_restart_delay() / sim::kSecond) + " s";
+    }
+    note("process restarted" + waited + " with an empty memcached pool; " +
          std::to_string(ns_.time_wait_count()) + " sockets still in TIME_WAIT");
   });
 }
@@ -262,6 +275,16 @@ sim::Task<errgroup::Error> DataPlaneHost::fetch_post(std::string key) {
     note_cache_error(got);
     sim::TraceSpan log = co_await sim::trace_span(sim_, "log.Error", "log");
     co_await logger_.error();
+  }
+  if (!scylla_pool_.pick()) {
+    // No node has a connection (every dial failed): the query fails at once, as gocql's
+    // ErrNoConnections; logged like every other error (assumption, §1.6 #3).
+    ++stats_.scylla_errors;
+    sim::TraceSpan log = co_await sim::trace_span(sim_, "log.Error", "log");
+    co_await logger_.error();
+    go_.release(cfg_.live_per_uri_bytes);
+    if (span) span.end({{"key", key}, {"cache", "miss"}, {"scylla", "no connection"}});
+    co_return errgroup::Error{};
   }
   {
     sim::TraceSpan read = co_await sim::trace_span(sim_, "scylla read", "scylla");

@@ -24,6 +24,7 @@
 
 #include "models/goruntime/errgroup.hpp"
 #include "models/dataplane/config.hpp"
+#include "models/dataplane/scylla_pool.hpp"
 #include "models/dataplane/scylla_share.hpp"
 #include "models/goruntime/go_process.hpp"
 #include "models/logsink/log_sink.hpp"
@@ -68,6 +69,7 @@ struct DataPlaneStats {
   std::uint64_t cache_errors = 0;      // get or set failed (not a miss)
   std::uint64_t bind_errors = 0;       // dial failed with EADDRINUSE / EADDRNOTAVAIL
   std::uint64_t scylla_reads = 0;
+  std::uint64_t scylla_errors = 0;     // no Scylla connection to read on (gocql ErrNoConnections)
   std::string last_bind_error;         // Go's text of the last one
   sim::Time first_bind_error_at = -1;
 };
@@ -115,6 +117,7 @@ class DataPlaneHost {
   logsink::LogSink& log_sink() { return sink_; }
   logsink::Logger& logger() { return logger_; }
   ScyllaShare& scylla() { return scylla_; }
+  const ScyllaPool& scylla_pool() const { return scylla_pool_; }
   const DataPlaneStats& stats() const { return stats_; }
   const std::vector<HostEvent>& events() const { return events_; }
   void note(std::string what) { events_.push_back(HostEvent{sim_.now(), std::move(what)}); }
@@ -147,6 +150,7 @@ class DataPlaneHost {
   logsink::LogSink sink_;
   logsink::Logger logger_;
   ScyllaShare scylla_;
+  ScyllaPool scylla_pool_;
   sim::Rng& keys_rng_;
   net::FixedSourceDialer fixed_dialer_;
   net::RandomLoopbackDialer random_dialer_;
@@ -163,6 +167,7 @@ class DataPlaneHost {
   std::int64_t threads_noted_ = 0;
   std::int64_t threads_peak_ = 0;
   sim::Time up_since_ = 0;
+  bool last_death_was_deploy_ = false;  // a deploy restarts at once, outside any back-off
   std::vector<double> uptimes_;
   std::uint64_t cache_restarts_ = 0;  // memcached came back after set_cache_down(true)
 };

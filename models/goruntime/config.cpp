@@ -51,6 +51,7 @@ void GoConfig::validate() const {
   require(container_memory_limit_bytes >= 0, "container_memory_limit_bytes",
           "must be >= 0 (0 = none)");
   require(restart_delay >= 0, "restart_delay", "must be >= 0");
+  restart_policy.validate();
 }
 
 CoreSharing parse_core_sharing(std::string_view text) {

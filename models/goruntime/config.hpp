@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "models/goruntime/restart_backoff.hpp"
 #include "sim/time.hpp"
 
 namespace goruntime {
@@ -110,7 +111,8 @@ struct GoConfig {
 
   // --- Container (domain.md §1.4: limit value not found)
   std::int64_t container_memory_limit_bytes = 0;    // 0 = none; RSS above it is an OOM kill
-  sim::Duration restart_delay = 30 * sim::kSecond;  // assumption: kubelet restart back-off
+  sim::Duration restart_delay = 30 * sim::kSecond;  // assumption; restart_policy kFixed only
+  RestartPolicy restart_policy;  // fixed (restart_delay) or the kubelet's CrashLoopBackOff
 
   // Throws std::invalid_argument naming the offending field.
   void validate() const;

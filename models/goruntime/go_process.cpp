@@ -681,7 +681,15 @@ void GoProcess::crash(CrashReason reason) {
     on_crash_(reason, msg);
   }
   std::uint64_t inc = incarnation_;
-  const sim::Duration delay = reason == CrashReason::kDeploy ? 0 : cfg_.restart_delay;
+  sim::Duration delay = 0;  // a deploy replaces the process at once, under a new spec hash
+  if (reason == CrashReason::kDeploy) {
+    backoff_.forget();
+  } else if (cfg_.restart_policy.kind == RestartPolicyKind::kCrashLoopBackOff) {
+    delay = backoff_.restart_at(sim_.now()) - sim_.now();
+  } else {
+    delay = cfg_.restart_delay;
+  }
+  last_restart_delay_ = delay;
   sim_.call_at(sim_.now() + delay, sim_.intern_kind("go.restart"),
                [this, inc] { restart(inc); });
 }

@@ -171,6 +171,8 @@ class GoProcess {
   std::uint64_t oom_kills() const { return oom_kills_; }
   std::uint64_t crashes() const { return crashes_; }
   std::uint64_t restarts() const { return restarts_; }
+  // How long the last crash waited for its restart (the kubelet's back-off, or restart_delay).
+  sim::Duration last_restart_delay() const { return last_restart_delay_; }
   const std::string& last_crash_message() const { return last_crash_; }
   // Every P is idle, running, in a syscall or marking; every M is idle, in a syscall or
   // running a P; no gauge is negative. Tests assert it after and during runs.
@@ -332,6 +334,8 @@ class GoProcess {
   std::uint64_t oom_kills_ = 0;
   std::uint64_t crashes_ = 0;
   std::uint64_t restarts_ = 0;
+  CrashLoopBackOff backoff_{cfg_.restart_policy};
+  sim::Duration last_restart_delay_ = 0;
   std::string last_crash_;
 };
 

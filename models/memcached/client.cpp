@@ -202,8 +202,10 @@ sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
       co_await syscall_(kernel);
       check_usable(&c);
     }
-    if (s.stalled()) {
-      // SYNs go unanswered; DialContext gives up at the client's Timeout.
+    if (!s.admit_syn()) {
+      // The accept queue is full: the SYN is dropped, its retransmission comes only after the
+      // initial RTO of 1 s (TCP_TIMEOUT_INIT), later than the 500 ms Timeout, so DialContext
+      // gives up first and closes a socket still in SYN_SENT: no TIME_WAIT.
       co_await sim::sleep(config_.timeout);
       check_usable(&c);
       ns_.close(c.socket, net::CloseMode::kAbort);

@@ -1,5 +1,7 @@
 #include "models/memcached/server.hpp"
 
+#include "models/net/sysctl.hpp"
+
 #include <stdexcept>
 
 namespace skysim::memcached {
@@ -16,6 +18,9 @@ void ServerConfig::validate() const {
   }
   if (max_connections < 1) {
     throw std::invalid_argument("memcached: max_connections must be at least 1");
+  }
+  if (listen_backlog < 0 || somaxconn < 0) {
+    throw std::invalid_argument("memcached: listen_backlog and somaxconn must not be negative");
   }
 }
 
@@ -151,8 +156,21 @@ void Server::set_down(bool down) {
 void Server::set_stalled(bool stalled) {
   stalled_ = stalled;
   if (!stalled) {
+    unaccepted_ = 0;  // the accept loop runs again and empties the queue
     pump();
   }
+}
+
+bool Server::admit_syn() {
+  if (!stalled_) {
+    return true;  // accepted as it arrives
+  }
+  if (unaccepted_ >= net::accept_queue_capacity(config_.listen_backlog, config_.somaxconn)) {
+    ++stats_.listen_overflows;
+    return false;
+  }
+  ++unaccepted_;
+  return true;
 }
 
 }  // namespace skysim::memcached

@@ -31,6 +31,13 @@ struct ServerConfig {
   // server closes it. The April replay must set this above the storm (the outage's TIME_WAIT
   // was on the client, so the server accepted those connections).
   int max_connections = 1024;
+  // memcached -b: the listen(2) backlog, default 1024 (memcached --help); the kernel caps it at
+  // net.core.somaxconn (default 4096 since Linux 5.4). Handshakes complete in the kernel into
+  // the accept queue whether or not memcached calls accept(); a full queue drops SYNs
+  // (net::accept_queue_capacity). assumption: memcached's accept loop keeps up unless the
+  // process is stalled, so the queue only fills while it is.
+  int listen_backlog = 1024;
+  int somaxconn = 4096;
 
   void validate() const;  // throws std::invalid_argument naming the field
 };
@@ -45,6 +52,7 @@ struct ServerStats {
   std::uint64_t total_connections = 0;
   std::uint64_t rejected_connections = 0;
   std::uint64_t queued_max = 0;  // deepest the request queue got
+  std::uint64_t listen_overflows = 0;  // SYNs dropped on a full accept queue (ListenOverflows)
 };
 
 // One request in flight between a client and the server. Shared because either side may be
@@ -85,6 +93,10 @@ class Server {
   // stalled: the process is hung — SYNs and requests are not answered until it resumes.
   void set_down(bool down);
   void set_stalled(bool stalled);
+  // A SYN arrives: true if the kernel completes the handshake (a place in the accept queue),
+  // false if it is dropped because the queue is full (the client retransmits after 1 s).
+  bool admit_syn();
+  std::uint32_t accept_queue() const { return unaccepted_; }
   bool down() const { return down_; }
   bool stalled() const { return stalled_; }
 
@@ -119,6 +131,7 @@ class Server {
   ServerStats stats_;
   bool down_ = false;
   bool stalled_ = false;
+  std::uint32_t unaccepted_ = 0;  // handshakes waiting for accept() while stalled
   std::uint32_t incarnation_ = 1;
 };
 

@@ -33,9 +33,10 @@ const char* state_name(SocketState s) {
 }
 
 NetNamespace::NetNamespace(sim::Simulation& sim, NetSysctl sysctl, std::string name)
-    : sim_(sim), sysctl_(sysctl), name_(std::move(name)) {
-  sysctl_.validate();
-}
+    : sim_(sim),
+      sysctl_((sysctl.validate(), sysctl)),
+      name_(std::move(name)),
+      bound_ports_(sysctl_.port_lo, sysctl_.port_hi) {}
 
 NetNamespace::~NetNamespace() = default;
 
@@ -127,14 +128,40 @@ NetNamespace::DestinationSpace& NetNamespace::dest_space(LocalIp& l, Endpoint re
     return *d;
   }
   auto d = std::make_unique<DestinationSpace>(remote, sysctl_.port_lo, sysctl_.port_hi);
-  // Ports reserved by bind() are off limits to connect()'s autobind, whatever their peer.
-  l.bound.for_each([&](std::uint16_t port, std::uint32_t n) {
-    for (std::uint32_t k = 0; k < n; ++k) {
-      d->blocked.add(port);
-    }
-  });
+  // Ports a bind()-made socket holds are off limits to connect()'s autobind, whatever their
+  // local address and peer: one count per such port.
+  bound_ports_.for_each([&](std::uint16_t port, std::uint32_t) { d->blocked.add(port); });
+  d->registry_index = dest_registry_.size();
+  dest_registry_.push_back(d.get());
   l.dests.push_back(std::move(d));
   return *l.dests.back();
+}
+
+void NetNamespace::drop_dest(LocalIp& l, DestinationSpace* d) {
+  // Swap-remove from the registry (its order never matters: only counts are propagated).
+  DestinationSpace* last = dest_registry_.back();
+  dest_registry_[d->registry_index] = last;
+  last->registry_index = d->registry_index;
+  dest_registry_.pop_back();
+  std::erase_if(l.dests, [&](const auto& p) { return p.get() == d; });
+}
+
+void NetNamespace::bound_port_add(std::uint16_t port) {
+  if (bound_ports_.count(port) == 0) {
+    for (DestinationSpace* d : dest_registry_) {
+      d->blocked.add(port);
+    }
+  }
+  bound_ports_.add(port);
+}
+
+void NetNamespace::bound_port_remove(std::uint16_t port) {
+  bound_ports_.remove(port);
+  if (bound_ports_.count(port) == 0) {
+    for (DestinationSpace* d : dest_registry_) {
+      d->blocked.remove(port);
+    }
+  }
 }
 
 bool NetNamespace::tw_reuse_allowed(Ipv4 local_ip, Endpoint remote) const {
@@ -198,7 +225,7 @@ DialOutcome NetNamespace::connect_from(Ipv4 ip, Endpoint remote, OwnerId owner, 
         break;
       }
       std::uint32_t next = tw.dest_tw_link.next;
-      if (l.bound.count(tw.local.port) == 0) {
+      if (bound_ports_.count(tw.local.port) == 0) {
         port = tw.local.port;
         ++counters_.time_wait_reused;
         release(t, false);
@@ -210,7 +237,7 @@ DialOutcome NetNamespace::connect_from(Ipv4 ip, Endpoint remote, OwnerId owner, 
   if (port == 0) {
     // Drop what this attempt created and nothing holds.
     if (d.own_sockets == 0) {
-      std::erase_if(l.dests, [&](const auto& p) { return p.get() == &d; });
+      drop_dest(l, &d);
     }
     if (l.all.empty()) {
       ips_.erase(ip.value);
@@ -248,10 +275,7 @@ std::uint32_t NetNamespace::new_socket(Ipv4 ip, std::uint16_t port, Endpoint rem
   LocalIp& l = ips_.at(ip.value);
   l.all.add(port);
   if (bind_owned) {
-    l.bound.add(port);
-    for (auto& d : l.dests) {
-      d->blocked.add(port);
-    }
+    bound_port_add(port);
   } else {
     DestinationSpace& d = *find_dest(l, remote);
     d.blocked.add(port);
@@ -307,7 +331,7 @@ void NetNamespace::close(SocketId id, CloseMode mode) {
 void NetNamespace::enter_time_wait(std::uint32_t i) {
   bool over_cap = sysctl_.max_tw_buckets != 0 && counters_.time_wait() >= sysctl_.max_tw_buckets;
   if (over_cap || sysctl_.time_wait == 0) {
-    // "TCP: time wait bucket table overflow": the socket is destroyed instead (domain.md §2.2).
+    // tcp_max_tw_buckets reached (TCPTimeWaitOverflow): the socket is destroyed instead (§2.2).
     counters_.time_wait_dropped_overflow += over_cap ? 1 : 0;
     release(i);
     return;
@@ -333,10 +357,7 @@ void NetNamespace::release(std::uint32_t i, bool prune) {
   LocalIp& l = l_it->second;
   l.all.remove(s.local.port);
   if (s.bind_owned) {
-    l.bound.remove(s.local.port);
-    for (auto& d : l.dests) {
-      d->blocked.remove(s.local.port);
-    }
+    bound_port_remove(s.local.port);
   } else {
     DestinationSpace* d = find_dest(l, s.remote);
     d->blocked.remove(s.local.port);
@@ -345,12 +366,7 @@ void NetNamespace::release(std::uint32_t i, bool prune) {
       list_unlink(d->time_wait, i, &Socket::dest_tw_link);
     }
     if (prune && d->own_sockets == 0) {
-      for (auto it = l.dests.begin(); it != l.dests.end(); ++it) {
-        if (it->get() == d) {
-          l.dests.erase(it);
-          break;
-        }
-      }
+      drop_dest(l, d);
     }
   }
   if (s.state == SocketState::kTimeWait) {
@@ -409,12 +425,12 @@ std::uint32_t NetNamespace::free_connect_ports(Ipv4 ip, Endpoint remote) {
   expire_time_wait();
   auto it = ips_.find(ip.value);
   if (it == ips_.end()) {
-    return sysctl_.port_count();
+    return bound_ports_.free_ports();
   }
   if (DestinationSpace* d = find_dest(it->second, remote)) {
     return d->blocked.free_ports();
   }
-  return it->second.bound.free_ports();
+  return bound_ports_.free_ports();
 }
 
 const NetCounters& NetNamespace::counters() {

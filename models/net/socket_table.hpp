@@ -85,11 +85,13 @@ class NetNamespace {
   ~NetNamespace();
 
   // connect() without bind: the route gives the source IP (127.0.0.1 toward loopback, host_ip
-  // otherwise) and the port must make a 4-tuple no other socket has; EADDRNOTAVAIL otherwise.
+  // otherwise) and the port must make a 4-tuple no other socket has and must not be held by
+  // any bind()-made socket of the namespace, on any address (measured on Linux 6.18,
+  // tests/models/net/test_kernel_port_rules.cpp); EADDRNOTAVAIL otherwise.
   DialOutcome connect(Endpoint remote, OwnerId owner);
   // bind(local_ip, 0) then connect(). The port is reserved at bind time and must be free of
   // every socket on local_ip, whatever its destination or state; EADDRINUSE otherwise. With
-  // IP_BIND_ADDRESS_NO_PORT the port is picked at connect time under the 4-tuple rule instead.
+  // IP_BIND_ADDRESS_NO_PORT the port is picked at connect time under connect()'s rule instead.
   DialOutcome bind_connect(Ipv4 local_ip, Endpoint remote, OwnerId owner,
                            bool bind_address_no_port = false);
   // The handshake completed: SYN_SENT -> ESTABLISHED.
@@ -146,7 +148,9 @@ class NetNamespace {
     std::uint32_t next_free = SocketId::kNil;
   };
   // The ports a connect() toward one destination from one local IP cannot use: its own
-  // 4-tuples (any state) plus every port reserved by bind on that IP.
+  // 4-tuples (one count per socket, any state) plus one count for each port that a bind()-made
+  // socket holds anywhere in the namespace (the kernel's bind bucket is per port; see
+  // bound_ports_).
   struct DestinationSpace {
     DestinationSpace(Endpoint r, std::uint16_t lo, std::uint16_t hi) : remote(r), blocked(lo, hi) {}
     Endpoint remote;
@@ -154,11 +158,11 @@ class NetNamespace {
     std::uint64_t own_sockets = 0;
     ListHead time_wait;
     std::uint16_t cursor = 0;
+    std::size_t registry_index = 0;  // position in NetNamespace::dest_registry_
   };
   struct LocalIp {
-    LocalIp(std::uint16_t lo, std::uint16_t hi) : all(lo, hi), bound(lo, hi) {}
-    PortOccupancy all;    // every socket on (ip, port)
-    PortOccupancy bound;  // sockets whose port was reserved by bind
+    LocalIp(std::uint16_t lo, std::uint16_t hi) : all(lo, hi) {}
+    PortOccupancy all;  // every socket on (ip, port): the bind path's per-address rule
     std::uint16_t bind_cursor = 0;
     std::vector<std::unique_ptr<DestinationSpace>> dests;
   };
@@ -172,6 +176,11 @@ class NetNamespace {
   LocalIp& ip_state(Ipv4 ip);
   DestinationSpace& dest_space(LocalIp& l, Endpoint remote);
   DestinationSpace* find_dest(LocalIp& l, Endpoint remote);
+  void drop_dest(LocalIp& l, DestinationSpace* d);
+  // A bind()-made socket takes or leaves `port`: the first one on a port blocks it for every
+  // connect() of the namespace, the last one unblocks it.
+  void bound_port_add(std::uint16_t port);
+  void bound_port_remove(std::uint16_t port);
   bool tw_reuse_allowed(Ipv4 local_ip, Endpoint remote) const;
   DialOutcome connect_from(Ipv4 ip, Endpoint remote, OwnerId owner, bool has_laddr);
   DialOutcome fail(Errno e, DialStep step, bool has_laddr, Ipv4 ip, Endpoint remote,
@@ -199,6 +208,14 @@ class NetNamespace {
     }
   };
   std::unordered_map<std::uint32_t, LocalIp, IpHash> ips_;
+  // Per port, how many bind()-made sockets (any local IP, any state, TIME_WAIT included) hold
+  // it. Linux keeps one bind bucket per (namespace, port); bind() marks it (fastreuse >= 0) and
+  // __inet_hash_connect skips every marked bucket, whatever the local address and destination;
+  // since 6.18 the mark is cleared when the last bind()-made socket leaves the port
+  // (docs/models/net.md "The port rules").
+  PortOccupancy bound_ports_;
+  // Every destination space of every local IP, so a bound port can be propagated to them.
+  std::vector<DestinationSpace*> dest_registry_;
   std::map<OwnerId, ListHead> owners_;
   ListHead time_wait_;
   NetCounters counters_;

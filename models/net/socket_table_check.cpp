@@ -16,7 +16,8 @@ void NetNamespace::check_invariants() {
   };
   std::array<std::uint64_t, kSocketStateCount> by_state{};
   // Expected per-port counts, rebuilt from the sockets themselves.
-  std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> all, bound;
+  std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> all;
+  std::map<std::uint16_t, std::uint32_t> bound;  // per port, over every local IP
   std::map<std::tuple<std::uint32_t, Endpoint, std::uint16_t>, std::uint32_t> own;
   std::uint64_t owned = 0;
   for (const Socket& s : slots_) {
@@ -26,7 +27,7 @@ void NetNamespace::check_invariants() {
     }
     ++all[{s.local.ip.value, s.local.port}];
     if (s.bind_owned) {
-      ++bound[{s.local.ip.value, s.local.port}];
+      ++bound[s.local.port];
     } else {
       ++own[{s.local.ip.value, s.remote, s.local.port}];
     }
@@ -51,6 +52,7 @@ void NetNamespace::check_invariants() {
   if (owner_total != owned) {
     bad("owned sockets and open sockets disagree");
   }
+  std::size_t dests = 0;
   for (const auto& [ip, local_ip] : ips_) {
     const LocalIp* l = &local_ip;
     if (l->all.empty()) {
@@ -61,19 +63,31 @@ void NetNamespace::check_invariants() {
         bad("per-port socket count is off on " + Ipv4{ip}.str() + ":" + std::to_string(port));
       }
     });
-    l->bound.for_each([&](std::uint16_t port, std::uint32_t n) {
-      if (bound[{ip, port}] != n) {
-        bad("per-port bind count is off");
-      }
-    });
     for (const auto& d : l->dests) {
+      ++dests;
+      if (d->registry_index >= dest_registry_.size() ||
+          dest_registry_[d->registry_index] != d.get()) {
+        bad("a destination space is missing from the registry");
+      }
       d->blocked.for_each([&](std::uint16_t port, std::uint32_t n) {
-        std::uint32_t want = bound[{ip, port}] + own[{ip, d->remote, port}];
+        std::uint32_t want = (bound.contains(port) ? 1 : 0) + own[{ip, d->remote, port}];
         if (want != n) {
           bad("4-tuple space count is off toward " + d->remote.str());
         }
       });
     }
+  }
+  if (dests != dest_registry_.size()) {
+    bad("the destination registry holds spaces no local IP has");
+  }
+  bound_ports_.for_each([&](std::uint16_t port, std::uint32_t n) {
+    auto it = bound.find(port);
+    if (it == bound.end() || it->second != n) {
+      bad("per-port bind count is off on port " + std::to_string(port));
+    }
+  });
+  if (bound_ports_.held_ports() != bound.size()) {
+    bad("a bound port was left counted");
   }
   std::uint64_t all_total = 0;
   for (const auto& [key, n] : all) {

@@ -30,4 +30,14 @@ struct NetSysctl {
   void validate() const;
 };
 
+// How many completed handshakes a listener's accept queue holds before the kernel drops SYNs:
+// listen(2) caps the backlog at net.core.somaxconn, and sk_acceptq_is_full() is
+// `sk_ack_backlog > sk_max_ack_backlog`, so one more than the backlog fits. Measured on Linux
+// 6.18 (docs/models/net.md "Listen backlog"): listen(fd, 4) never accepted lets 5 connects
+// complete; the 6th times out (SYN dropped, retransmit only after 1 s).
+inline std::uint32_t accept_queue_capacity(int backlog, int somaxconn) {
+  const int b = backlog < somaxconn ? backlog : somaxconn;
+  return static_cast<std::uint32_t>(b < 0 ? 0 : b) + 1;
+}
+
 }  // namespace skysim::net

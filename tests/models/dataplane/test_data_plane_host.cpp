@@ -129,3 +129,38 @@ TEST_CASE("a deploy replaces the process at once: threads start afresh, TIME_WAI
   CHECK(deployed);
   sim.shutdown();
 }
+
+TEST_CASE("a restarted process cannot dial Scylla while the dead one's bound TIME_WAIT holds the range") {
+  // connect() without bind skips every port a bind()-made socket holds, on any address
+  // (docs/models/net.md): the old process's 127.32.0.1 TIME_WAIT takes the Scylla pool's ports
+  // too, so after the restart every cache miss fails at Scylla until TIME_WAIT ends.
+  sim::Simulation sim(3);
+  auto cfg = small_host();
+  cfg.go.restart_delay = 5 * sim::kSecond;
+  cfg.net.port_hi = static_cast<std::uint16_t>(cfg.net.port_lo + 499);  // 500 ports
+  DataPlaneHost host(sim, cfg);
+  host.get_post_record(2000, PostMix::kCold, [](const RpcResult&) {});
+  sim.run_until(3 * sim::kSecond);
+  REQUIRE(host.stats().bind_errors > 0);  // the range is full of 127.32.0.1's binds
+  REQUIRE(host.scylla_pool().open_conns() == 6);  // dialled before the storm: established
+  CHECK(host.stats().scylla_errors == 0);
+  host.go().kill(goruntime::CrashReason::kOomKill);
+  sim.run_until(sim.now() + 6 * sim::kSecond);  // restarted, TIME_WAIT still there
+  REQUIRE(host.go().alive());
+  REQUIRE(host.kernel().free_connect_ports(cfg.net.host_ip, skysim::net::Endpoint::parse("10.2.0.1:9042")) == 0);
+  host.get_post_record(50, PostMix::kCold, [](const RpcResult&) {});
+  sim.run_until(sim.now() + sim::kSecond);
+  const auto failed = host.stats().scylla_errors;
+  CHECK(failed > 0);
+  CHECK(host.scylla_pool().open_conns() == 0);
+  CHECK(host.scylla_pool().dial_errors() > 0);
+  // 60 s after the crash the old TIME_WAIT is gone: the pool fills and reads succeed again.
+  sim.run_until(sim.now() + 60 * sim::kSecond);
+  const auto reads = host.stats().scylla_reads;
+  host.get_post_record(50, PostMix::kCold, [](const RpcResult&) {});
+  sim.run_until(sim.now() + sim::kSecond);
+  CHECK(host.stats().scylla_reads > reads);
+  CHECK(host.scylla_pool().open_conns() == 6);
+  host.kernel().check_invariants();
+  sim.shutdown();
+}

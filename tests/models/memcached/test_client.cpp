@@ -302,25 +302,61 @@ TEST_CASE("a slow server times out ops at 500 ms; the client closes and holds TI
   CHECK(h.server.stats().gets == 1);
 }
 
-TEST_CASE("a hung server gives a connect timeout; a dead one refuses") {
-  Host h(1);
+TEST_CASE("a hung server gives a connect timeout once its accept queue is full; a dead one refuses") {
+  ServerConfig no_backlog = roomy_server();
+  no_backlog.listen_backlog = 0;  // listen(fd, 0): the queue still holds one handshake
+  Host h(1, {}, no_backlog);
   net::FixedSourceDialer dialer(kFixedIp);
   Client mc(h.sim, h.ns, dialer, {&h.server}, pool_of(10), 1);
   std::vector<McResult> out;
   h.server.set_stalled(true);
-  h.sim.spawn(do_get(mc, "k", out));
+  h.sim.spawn(do_get(mc, "k", out));  // the kernel completes this handshake: read times out
   h.sim.run();
-  REQUIRE(out.size() == 1);
-  CHECK(out[0].error_text() == "memcache: connect timeout to 127.0.0.1:11211");
-  CHECK(h.sim.now() == 500 * kMillisecond);
+  h.sim.spawn(do_get(mc, "k", out));  // the queue is full: the SYN is dropped
+  const sim::Time second = h.sim.now();
+  h.sim.run();
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].status == McStatus::kIoTimeout);
+  CHECK(h.ns.time_wait_count() == 1);  // the client closed the timed-out connection first
+  CHECK(out[1].error_text() == "memcache: connect timeout to 127.0.0.1:11211");
+  CHECK(h.sim.now() - second == 500 * kMillisecond);
+  CHECK(h.server.stats().listen_overflows == 1);
   h.server.set_stalled(false);
   h.server.set_down(true);
   h.sim.spawn(do_get(mc, "k", out));
   h.sim.run();
-  CHECK(out[1].error_text() ==
+  CHECK(out[2].error_text() ==
         "dial tcp 127.32.0.1:0->127.0.0.1:11211: connect: connection refused");
-  CHECK(h.ns.time_wait_count() == 0);
+  CHECK(h.ns.time_wait_count() == 1);
   CHECK(h.ns.open_sockets(1) == 0);
+}
+
+TEST_CASE("a full listen backlog drops SYNs: dials past min(-b, somaxconn) + 1 time out at 500 ms and leave no TIME_WAIT") {
+  for (auto [backlog, somaxconn] : {std::pair{1024, 4096}, std::pair{8192, 4096}}) {
+    ServerConfig c = roomy_server();
+    c.listen_backlog = backlog;
+    c.somaxconn = somaxconn;
+    Host h(1, {}, c);
+    net::DefaultDialer dialer;
+    Client mc(h.sim, h.ns, dialer, {&h.server}, pool_of(10), 1);
+    std::vector<McResult> out;
+    h.server.set_stalled(true);
+    const int queue = std::min(backlog, somaxconn) + 1;
+    const int storm = queue + 300;
+    for (int i = 0; i < storm; ++i) {
+      h.sim.spawn(do_get(mc, "k" + std::to_string(i), out));
+    }
+    h.sim.run_until(600 * kMillisecond);
+    INFO("backlog " << backlog << ", somaxconn " << somaxconn);
+    REQUIRE(out.size() == static_cast<std::size_t>(storm));
+    CHECK(count(out, McStatus::kConnectTimeout) == 300u);
+    CHECK(count(out, McStatus::kIoTimeout) == static_cast<std::size_t>(queue));
+    CHECK(h.server.stats().listen_overflows == 300);
+    // Only the connections that completed a handshake and then timed out reading hold
+    // TIME_WAIT; the dropped SYNs' sockets were closed in SYN_SENT.
+    CHECK(h.ns.time_wait_count() == static_cast<std::uint64_t>(queue));
+    h.ns.check_invariants();
+  }
 }
 
 TEST_CASE("past max_connections the server answers ERROR and closes first: no client TIME_WAIT") {

@@ -34,7 +34,9 @@ NetSysctl small_range(std::uint16_t ports) {
 
 TEST_CASE("errors carry Go's net.OpError text") {
   sim::Simulation sim(1);
+  // Two namespaces: in one, the bound ports would also block the connect() path.
   NetNamespace ns(sim, small_range(2), "host");
+  NetNamespace other(sim, small_range(2), "other");
   FixedSourceDialer fixed(kFixedIp);
   DefaultDialer plain;
   REQUIRE(fixed.dial(ns, kMemcached, 1).ok());
@@ -42,14 +44,15 @@ TEST_CASE("errors carry Go's net.OpError text") {
   DialOutcome bind_fail = fixed.dial(ns, kMemcached, 1);
   CHECK(bind_fail.error.text() ==
         "dial tcp 127.32.0.1:0->127.0.0.1:11211: bind: address already in use");
-  REQUIRE(plain.dial(ns, kMemcached, 1).ok());
-  REQUIRE(plain.dial(ns, kMemcached, 1).ok());
-  DialOutcome connect_fail = plain.dial(ns, kMemcached, 1);
+  REQUIRE(plain.dial(other, kMemcached, 1).ok());
+  REQUIRE(plain.dial(other, kMemcached, 1).ok());
+  DialOutcome connect_fail = plain.dial(other, kMemcached, 1);
   CHECK(connect_fail.error.text() ==
         "dial tcp 127.0.0.1:11211: connect: cannot assign requested address");
   CHECK(ns.counters().errors(Errno::kEADDRINUSE) == 1);
-  CHECK(ns.counters().errors(Errno::kEADDRNOTAVAIL) == 1);
+  CHECK(other.counters().errors(Errno::kEADDRNOTAVAIL) == 1);
   ns.check_invariants();
+  other.check_invariants();
 }
 
 TEST_CASE("TIME_WAIT count converges to r x 60 s at a steady close rate (Little's law)") {
@@ -230,29 +233,85 @@ TEST_CASE("TIME_WAIT belongs to the namespace: it outlives the process that clos
 }
 
 TEST_CASE("tcp_tw_reuse=2 recycles loopback TIME_WAIT after 1 s for connect(), not for bind()") {
+  // Each path in a namespace of its own: in a shared one the bound TIME_WAIT would block
+  // connect() on every port (next test), which is the kernel's rule, not tcp_tw_reuse's.
   sim::Simulation sim(1);
-  NetNamespace ns(sim, NetSysctl{}, "host");  // tw_reuse = 2, delay 1 s: the defaults
+  NetNamespace connect_ns(sim, NetSysctl{}, "connect");  // tw_reuse = 2, delay 1 s: defaults
+  NetNamespace bind_ns(sim, NetSysctl{}, "bind");
   DefaultDialer plain;
   FixedSourceDialer fixed(kFixedIp);
   for (int i = 0; i < 28232; ++i) {
-    REQUIRE(churn(ns, plain).ok());
-    REQUIRE(churn(ns, fixed).ok());
+    REQUIRE(churn(connect_ns, plain).ok());
+    REQUIRE(churn(bind_ns, fixed).ok());
   }
-  CHECK(ns.time_wait_count() == 2 * 28232);
-  CHECK(churn(ns, plain).error.code == Errno::kEADDRNOTAVAIL);  // younger than 1 s
-  CHECK(churn(ns, fixed).error.code == Errno::kEADDRINUSE);
+  CHECK(connect_ns.time_wait_count() == 28232);
+  CHECK(bind_ns.time_wait_count() == 28232);
+  CHECK(churn(connect_ns, plain).error.code == Errno::kEADDRNOTAVAIL);  // younger than 1 s
+  CHECK(churn(bind_ns, fixed).error.code == Errno::kEADDRINUSE);
   sim.run_until(999 * kMillisecond);
-  CHECK_FALSE(churn(ns, plain).ok());
+  CHECK_FALSE(churn(connect_ns, plain).ok());
   sim.run_until(kSecond);
   for (int i = 0; i < 100; ++i) {
-    REQUIRE(churn(ns, plain).ok());  // takes over the oldest TIME_WAIT tuples
+    REQUIRE(churn(connect_ns, plain).ok());  // takes over the oldest TIME_WAIT tuples
   }
-  CHECK(ns.counters().time_wait_reused == 100);
-  CHECK(churn(ns, fixed).error.code == Errno::kEADDRINUSE);  // bind path: 60 s is absolute
+  CHECK(connect_ns.counters().time_wait_reused == 100);
+  CHECK(churn(bind_ns, fixed).error.code == Errno::kEADDRINUSE);  // bind path: 60 s is absolute
   sim.run_until(59 * kSecond);
-  CHECK_FALSE(churn(ns, fixed).ok());
+  CHECK_FALSE(churn(bind_ns, fixed).ok());
   sim.run_until(60 * kSecond);
-  CHECK(churn(ns, fixed).ok());
+  CHECK(churn(bind_ns, fixed).ok());
+  connect_ns.check_invariants();
+  bind_ns.check_invariants();
+}
+
+TEST_CASE("a bound socket's TIME_WAIT blocks connect() on its port from every address, to every peer") {
+  // Linux keeps one bind bucket per (namespace, port); bind() marks it and connect()'s port
+  // search skips marked buckets (measured: tests/models/net/test_kernel_port_rules.cpp).
+  sim::Simulation sim(1);
+  NetNamespace ns(sim, small_range(16), "pod");
+  FixedSourceDialer fixed(kFixedIp);
+  DefaultDialer plain;
+  const Endpoint scylla = Endpoint::parse("10.2.0.7:9042");
+  for (int i = 0; i < 16; ++i) {
+    REQUIRE(churn(ns, fixed).ok());
+  }
+  CHECK(ns.free_connect_ports(kLoopback, kMemcached) == 0);
+  CHECK(ns.free_connect_ports(NetSysctl{}.host_ip, scylla) == 0);
+  CHECK(plain.dial(ns, kMemcached, 2).error.code == Errno::kEADDRNOTAVAIL);
+  CHECK(plain.dial(ns, scylla, 2).error.code == Errno::kEADDRNOTAVAIL);  // another address
+  CHECK(ns.bind_connect(kFixedIp, kMemcached, 2, true).error.code == Errno::kEADDRNOTAVAIL);
+  CHECK(ns.bind_connect(kFixedIp, kMemcached, 2).error.code == Errno::kEADDRINUSE);
+  // bind() is per address: another source IP has every port.
+  CHECK(ns.bind_connect(Ipv4::parse("127.9.9.9"), kMemcached, 2).ok());
+  // tcp_tw_reuse never applies: connect() does not even look at a bound bucket's sockets.
+  sim.run_until(30 * kSecond);
+  CHECK_FALSE(plain.dial(ns, scylla, 2).ok());
+  sim.run_until(60 * kSecond);
+  CHECK(ns.free_connect_ports(NetSysctl{}.host_ip, scylla) == 15);  // 127.9.9.9's bind is open
+  DialOutcome back = plain.dial(ns, scylla, 2);
+  REQUIRE(back.ok());
+  ns.check_invariants();
+}
+
+TEST_CASE("a restarted process's connect()-only dials get only the ports the dead one's binds left") {
+  sim::Simulation sim(1);
+  NetNamespace ns(sim, NetSysctl{}, "pod");
+  FixedSourceDialer fixed(kFixedIp);
+  DefaultDialer plain;
+  const Endpoint scylla = Endpoint::parse("10.2.0.7:9042");
+  for (int i = 0; i < 27800; ++i) {
+    DialOutcome out = fixed.dial(ns, kMemcached, 1);
+    REQUIRE(out.ok());
+    ns.established(out.socket);
+  }
+  ns.close_all(1);  // the crash: 27,800 bound TIME_WAIT sockets on 127.32.0.1
+  int built = 0;
+  while (built < 1000 && plain.dial(ns, scylla, 2).ok()) {
+    ++built;
+  }
+  CHECK(built == 28232 - 27800);
+  sim.run_until(60 * kSecond);
+  CHECK(ns.free_connect_ports(NetSysctl{}.host_ip, scylla) == 28232 - 432);
   ns.check_invariants();
 }
 
@@ -434,9 +493,14 @@ TEST_CASE("the port search examines (r + 1) / (f + 1) ports, and the whole range
   REQUIRE_FALSE(failed.ok());
   CHECK(failed.error.code == Errno::kEADDRINUSE);
   CHECK(failed.ports_scanned == 100);
-  // connect()'s autobind searches its own 4-tuple space the same way.
+  // connect()'s autobind skips every bound port, so here it walks the whole range too...
   DefaultDialer plain;
-  DialOutcome autobind = plain.dial(ns, kMemcached, 1);
+  DialOutcome blocked = plain.dial(ns, kMemcached, 1);
+  REQUIRE_FALSE(blocked.ok());
+  CHECK(blocked.ports_scanned == 100);
+  // ...and in a namespace without binds it searches its own 4-tuple space the same way.
+  NetNamespace fresh(sim, small_range(100), "fresh");
+  DialOutcome autobind = plain.dial(fresh, kMemcached, 1);
   REQUIRE(autobind.ok());
   CHECK(autobind.ports_scanned == 1);
 }
