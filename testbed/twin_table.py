@@ -20,6 +20,8 @@ SERIES = [
     ("stw_peak_ms", "GC pause peak (ms)"),
     ("oom_kills", "OOM kills"),
     ("deaths", "deaths"),
+    ("uptime_median_s", "median up-time before a death (s)"),
+    ("time_wait_at_restart_median", "TIME_WAIT at a restart (median)"),
     ("user_success", "user success"),
 ]
 
