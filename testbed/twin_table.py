@@ -14,6 +14,7 @@ SERIES = [
     ("time_wait_peak", "TIME_WAIT peak"),
     ("first_bind_error_s", "first bind error (s)"),
     ("bind_error_after_first_batch_s", "first bind error after first batch (s)"),
+    ("bind_error_after_its_batch_s", "first bind error after its batch's arrival (s)"),
     ("bind_errors_per_s", "bind errors/s"),
     ("goroutines_peak", "goroutines peak"),
     ("rss_peak_mib", "RSS peak (MiB)"),
