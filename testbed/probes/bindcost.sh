@@ -13,4 +13,4 @@ ip netns add "$ns"
 nsenter --net=/run/netns/"$ns" ip link set lo up
 nsenter --net=/run/netns/"$ns" sysctl -q -w net.ipv4.ip_local_port_range="32768 34179"
 echo "kernel $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
-GODEBUG=${GODEBUG:-} GOMAXPROCS=${1:-2} nsenter --net=/run/netns/"$ns" "$bin/bindcost" -burst "${2:-1000}" -fill="${3:-true}"
+GODEBUG=${GODEBUG:-} GOMAXPROCS=${1:-2} nsenter --net=/run/netns/"$ns" "$bin/bindcost" -burst "${2:-1000}" -fill="${3:-true}" ${TRACE:+-trace "$TRACE"}

@@ -17,6 +17,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"sort"
 	"sync"
 	"syscall"
@@ -42,6 +43,7 @@ func main() {
 	n := flag.Int("n", 2000, "timed attempts per measurement")
 	burst := flag.Int("burst", 1000, "goroutines in the burst")
 	fill := flag.Bool("fill", true, "fill the range with TIME_WAIT first (false: the burst's dials succeed)")
+	traceOut := flag.String("trace", "", "write a runtime/trace of the burst to this file")
 	flag.Parse()
 	src := net.IPv4(127, 32, 0, 1)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -147,9 +149,18 @@ func main() {
 			mu.Unlock()
 		}()
 	}
+	if *traceOut != "" {
+		f, err := os.Create(*traceOut)
+		must(err)
+		must(trace.Start(f))
+		defer f.Close()
+	}
 	t0 := time.Now()
 	close(start)
 	wg.Wait()
+	if *traceOut != "" {
+		trace.Stop()
+	}
 	fmt.Printf("burst of %d dials (%d succeeded), GOMAXPROCS=%d: %v in all, threads %d -> %d; each %s\n",
 		*burst, ok, runtime.GOMAXPROCS(0), time.Since(t0), before, threads(), quantiles(burstD))
 }
