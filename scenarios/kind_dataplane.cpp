@@ -189,6 +189,11 @@ std::vector<sim::ParamSpec> dataplane_params() {
       p("log_drain", ParamType::Double, "bytes/s", "20e6",
         "log pipe drain bandwidth at full scale (assumption: a busy container log driver)", false,
         0, 1e12),
+      p("log_pipe_page", ParamType::Size, "bytes", "0",
+        "Linux pipe buffer (one page, fs/pipe.c): room in a full log pipe comes a page at a "
+        "time, so a blocked write waits for the reader to finish a page; 4KiB = Linux, as the "
+        "testbed measures (docs/testbed.md); 0 = byte-granular room (the model before it)",
+        false, 0, 1e9),
       p("log_line_bytes", ParamType::Size, "bytes", "330",
         "bytes per error line (the §1.5 JSON record)", false, 1, 1e6),
       // Scylla share (§7.6)
@@ -275,6 +280,7 @@ DataPlaneConfig config_from(const HostContext& ctx) {
   c.logger.line_bytes = v.size_bytes("log_line_bytes");
   c.logger.serialize_writes = v.flag("log_write_lock");
   c.log_sink.drain_bytes_per_second = v.real("log_drain") * s;
+  c.log_sink.page_bytes = v.size_bytes("log_pipe_page");
   c.scylla_concurrency = static_cast<int>(scaled(v.count("scylla_concurrency"), s));
   c.scylla_read_median = v.duration("scylla_read_median");
   c.scylla_read_p99 = v.duration("scylla_read_p99");

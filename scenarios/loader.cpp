@@ -542,7 +542,7 @@ class Loader {
       const YAML::Node s = it->second;
       if (!c_.keys(s, path,
                    {"client", "from", "target", "rate", "request_size", "diurnal", "start", "stop",
-                    "deadline", "enabled", "scale_by", "user_facing"},
+                    "deadline", "enabled", "scale_by", "user_facing", "first_arrival"},
                    {"from", "target", "rate"})) {
         continue;
       }
@@ -614,6 +614,17 @@ class Loader {
         if (auto b = c_.parse(s["user_facing"], join(path, "user_facing"), "true or false",
                               parse_bool)) {
           src.user_facing = *b;
+        }
+      }
+      if (s["first_arrival"]) {
+        const std::string when_first =
+            s["first_arrival"].IsScalar() ? s["first_arrival"].Scalar() : "";
+        if (when_first == "at_start") {
+          src.first_at_start = true;
+        } else if (when_first != "drawn") {
+          c_.error(s["first_arrival"], join(path, "first_arrival"),
+                   "unknown first_arrival '" + printable(when_first) + "'",
+                   "drawn (default: one exponential gap after start) or at_start");
         }
       }
       if (s["scale_by"]) {

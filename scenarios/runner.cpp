@@ -55,7 +55,15 @@ class SourceDriver final : public sim::Handler {
 
   void start() {
     running_ = true;
-    if (!pending_) schedule_next();
+    if (pending_) return;
+    if (spec_.first_at_start && !first_issued_) {
+      // `first_arrival: at_start`: the first arrival is now; the gaps after it are drawn.
+      first_issued_ = true;
+      pending_ = true;
+      world_.sim().schedule_at(world_.sim().now(), *this);
+      return;
+    }
+    schedule_next();
   }
   void stop() { running_ = false; }
   void set_rate(double per_s) { rate_per_s_ = per_s * scale_; }
@@ -136,6 +144,7 @@ class SourceDriver final : public sim::Handler {
   std::vector<Instance*> hosts_;
   bool running_ = false;
   bool pending_ = false;
+  bool first_issued_ = false;  // first_arrival: at_start, once per run
   std::uint64_t next_id_ = 0;
   std::int64_t in_flight_ = 0;
   sim::Counter* issued_;

@@ -55,6 +55,10 @@ struct SourceSpec {
   // internal client (a batch job, a backfill) says `user_facing: false`: its outcomes stay in
   // the per-client `requests.*` counters only.
   bool user_facing = true;
+  // `first_arrival: at_start`: the first request is issued at the moment the source starts,
+  // the later ones after exponential gaps as usual (a replay or a testbed whose client sends
+  // its first request at a known time). Default `drawn`: the first comes one gap after start.
+  bool first_at_start = false;
 };
 
 enum class ActionType { SetParam, SetSourceRate, StartSource, StopSource, Crash, Restart };

@@ -3,8 +3,10 @@
 #   bash scripts/twin.sh SKYSIM OUT RUNS SEEDS SECONDS CASE...
 # For each CASE: RUNS real runs (scripts/testbed.sh, root; one after another, never in
 # parallel: they would share the cores) into OUT/CASE/runK/, then SEEDS skysim runs of
-# scenarios/testbed/as-was.yaml with the case's --set into OUT/CASE/skysim-seedK/; then the
-# tables of testbed/table.py (OUT/table.md, real runs) and twin_table.py (OUT/twin.md).
+# scenarios/testbed/as-was.yaml with the case's --set into OUT/CASE/skysim-seedK/ (sampled
+# every 250 ms, as the testbed's collector samples); then the tables of testbed/table.py
+# (OUT/table.md, real runs) and twin_table.py (OUT/twin.md), and the overlay plots of
+# twin_plot.py (OUT/plots/CASE.png and .svg). This script is the issue's `skysim twin`.
 # RUNS=0 keeps the real runs already in OUT; SEEDS=0 runs no skysim.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,6 +32,9 @@ case_sets() { # the skysim side of each of scripts/testbed.sh's cases
     gomaxprocs1) echo "$p.gomaxprocs=1" ;;
     restart-in-tw) echo "$p.restart_delay=5s"   # testbed: -kill-at SECONDS/2, fixed:5s
                    echo "faults=[{type: crash, at: +$((seconds / 2))s, target: east/dataplane/0, duration: 1ns}]" ;;
+    oom-heavy) echo "$p.log_write_lock=false"
+               echo "$p.log_line_bytes=112"
+               echo "sources.batch-service.rate=1/s" ;;  # testbed: log=raw batch_rate=1
     *) echo "twin: unknown case '$1'" >&2; return 1 ;;
   esac
 }
@@ -45,6 +50,7 @@ for c in "$@"; do
     d=$out/$c/skysim-seed$k
     mkdir -p "$d"
     "$skysim" run "$src/scenarios/testbed/as-was.yaml" --seed "$k" --set "duration=${seconds}s" \
+      --set metrics.interval=250ms \
       "${sets[@]}" --quiet --out "$d" > "$d/run.out"
     python3 "$src/testbed/summarize.py" "$d" > /dev/null
   done
@@ -52,4 +58,5 @@ done
 python3 "$src/testbed/table.py" "$out" "$@" | tee "$out/table.md"   # the real runs alone
 if ((seeds > 0)); then
   python3 "$src/testbed/twin_table.py" "$out" "$@" | tee "$out/twin.md"
+  python3 "$src/testbed/twin_plot.py" "$out" "$@"
 fi

@@ -13,10 +13,13 @@ SERIES = [
     ("time_wait_peak", "TIME_WAIT peak", "{:.0f}"),
     ("first_bind_error_s", "first bind error (s)", "{:.2f}"),
     ("bind_error_after_first_batch_s", "… after the first batch (s)", "{:.2f}"),
+    ("bind_error_after_its_batch_s", "… after its batch (s)", "{:.2f}"),
     ("bind_errors_per_s", "bind errors/s", "{:.0f}"),
     ("rss_peak_mib", "RSS peak (MiB)", "{:.0f}"),
     ("stw_peak_ms", "GC pause peak (ms)", "{:.1f}"),
     ("oom_kills", "OOM kills", "{:.0f}"),
+    ("uptime_median_s", "median up-time (s)", "{:.1f}"),
+    ("time_wait_at_restart_median", "TIME_WAIT at a restart", "{:.0f}"),
     ("user_success", "user success", "{:.3f}"),
     ("loadavg_start", "machine load at start", "{:.1f}"),
 ]

@@ -14,12 +14,15 @@ SERIES = [
     ("time_wait_peak", "TIME_WAIT peak"),
     ("first_bind_error_s", "first bind error (s)"),
     ("bind_error_after_first_batch_s", "first bind error after first batch (s)"),
+    ("bind_error_after_its_batch_s", "first bind error after its batch's arrival (s)"),
     ("bind_errors_per_s", "bind errors/s"),
     ("goroutines_peak", "goroutines peak"),
     ("rss_peak_mib", "RSS peak (MiB)"),
     ("stw_peak_ms", "GC pause peak (ms)"),
     ("oom_kills", "OOM kills"),
     ("deaths", "deaths"),
+    ("uptime_median_s", "median up-time before a death (s)"),
+    ("time_wait_at_restart_median", "TIME_WAIT at a restart (median)"),
     ("user_success", "user success"),
 ]
 

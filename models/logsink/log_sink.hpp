@@ -5,6 +5,7 @@
 // writer blocks until enough has drained. A blocked write keeps its goroutine's M in the
 // syscall, which is how a slow sink grows threads (domain.md §1.6 step 3, §3.2).
 #include <cstdint>
+#include <deque>
 
 #include "models/goruntime/write_target.hpp"
 #include "sim/histogram.hpp"
@@ -22,6 +23,14 @@ struct SinkConfig {
   sim::Duration per_call = 2 * sim::kMicrosecond;
   // A fixed extra blocking time per call (a slow terminal, a synchronous disk), 0 = none.
   sim::Duration fixed_block = 0;
+  // Linux's pipe is a ring of pipe_capacity / page_bytes buffers of one page each (fs/pipe.c):
+  // a write merges into the last buffer only when it fits there whole, else it needs a free
+  // buffer, and a buffer is free only once the reader has consumed all of it. So room comes
+  // a page at a time: a writer blocked on a full pipe waits for the reader to finish a page
+  // (4096 B at 100 KB/s: 41 ms), not for its own few bytes (1 ms) — long enough for sysmon's
+  // backed-off 10-ms tick to see it and hand its P off (docs/testbed.md, measured). 0 = a
+  // byte-granular pipe (room grows with every byte read: the model before this setting).
+  std::int64_t page_bytes = 0;
 
   void validate() const;  // throws std::invalid_argument naming the field
 };
@@ -44,6 +53,12 @@ class LogSink : public goruntime::WriteTarget {
  private:
   SinkConfig cfg_;
   sim::Time drained_at_ = 0;  // when the reader will have consumed every byte written so far
+  // page_bytes > 0: the last pipe_capacity / page_bytes buffers, oldest first, each with the
+  // time the reader will have consumed all of it; the last one's fill and when it was taken.
+  std::deque<sim::Time> pages_freed_at_;
+  std::int64_t last_fill_ = 0;
+  sim::Time last_taken_at_ = 0;
+  sim::Time paged_write(sim::Time now, std::int64_t bytes, double ns_per_byte);
   std::uint64_t writes_ = 0;
   std::uint64_t blocked_ = 0;
   std::int64_t bytes_ = 0;

@@ -1,8 +1,11 @@
 package main
 
 // GetPostRecord: one goroutine per URI through errgroup, with SetLimit or (as it was) without.
-// Each URI is read from memcached; on a miss or an error it is read from Scylla, and a miss is
-// written back. Every cache error goes to the error sink.
+// Each URI is read from memcached; on a miss or an error it is read from Scylla and written
+// back — after a failed get too (-set-after-error, the default): the post-mortem's logged
+// "failed to set post cache item" with bind EADDRINUSE is a set whose dial failed, which the
+// handler reached only through a get that failed the same way (a miss needs a connection), and
+// skysim's DataPlaneHost::fetch_post does the same. Every cache error goes to the error sink.
 
 import (
 	"fmt"
@@ -16,14 +19,17 @@ import (
 )
 
 type dataPlane struct {
-	cache   *cacheClient
-	scylla  *scylla
-	errs    *errorSink
-	limit   int      // GetPostRecord's errgroup limit; <= 0: none (the bug)
-	posts   int      // key space of post ids
-	ballast [][]byte // the long-lived heap, kept reachable
-	uris    atomic.Int64
-	scyllaN atomic.Int64
+	cache  *cacheClient
+	scylla *scylla
+	errs   *errorSink
+	limit  int // GetPostRecord's errgroup limit; <= 0: none (the bug)
+	// write back after a failed get as after a miss (the post-mortem's handler); false: after
+	// a miss only
+	setAfterError bool
+	posts         int      // key space of post ids
+	ballast       [][]byte // the long-lived heap, kept reachable
+	uris          atomic.Int64
+	scyllaN       atomic.Int64
 
 	rngMu sync.Mutex
 	rng   *rand.Rand
@@ -39,7 +45,7 @@ func (d *dataPlane) fetch(key string) []byte {
 	}
 	v = d.scylla.read(key)
 	d.scyllaN.Add(1)
-	if err == errCacheMiss {
+	if err == errCacheMiss || d.setAfterError {
 		if serr := d.cache.Set(key, v); serr != nil {
 			d.errs.cacheError(serr)
 		}

@@ -22,6 +22,7 @@ func main() {
 	dialer := flag.String("dialer", "fixed", "fixed (127.32.0.1), random (127.x.y.z) or default (kernel picks)")
 	source := flag.String("source", "127.32.0.1", "the fixed dialer's source address")
 	policy := flag.String("log", "go-log", "cache errors: go-log, raw or count")
+	setAfterError := flag.Bool("set-after-error", true, "write a record back after a failed get too, not only after a miss (the post-mortem's handler)")
 	liveHeapMB := flag.Int("live-heap-mb", 51, "long-lived heap held from the start (MiB)")
 	posts := flag.Int("posts", 1000000, "post ids drawn uniformly from this many")
 	scyllaMedian := flag.Duration("scylla-median", 600*time.Microsecond, "Scylla read median")
@@ -66,7 +67,7 @@ func main() {
 	d := &dataPlane{
 		cache:   &cacheClient{addr: *cacheAddr, maxIdleConns: *maxIdle, timeout: *timeout, dial: dial},
 		scylla:  newScylla(*scyllaMedian, *scyllaP99, *scyllaConc, *seed),
-		ballast: ballast, errs: errs, limit: *limit, posts: *posts, rng: rand.New(rand.NewSource(*seed + 1)),
+		ballast: ballast, errs: errs, limit: *limit, setAfterError: *setAfterError, posts: *posts, rng: rand.New(rand.NewSource(*seed + 1)),
 	}
 	dbg := http.NewServeMux()
 	dbg.Handle("/debug/stats", &statsHandler{d: d})

@@ -45,6 +45,9 @@ std::vector<Case> cases() {
        "unknown service kind 'queue-servr'; did you mean 'queue-server'?"},
       {"user_facing not a boolean", with("rate: 100/s", "rate: 100/s\n    user_facing: maybe"),
        "t.yaml:18:18: sources.r.user_facing: not a boolean"},
+      {"unknown first_arrival", with("rate: 100/s", "rate: 100/s\n    first_arrival: soon"),
+       "t.yaml:18:20: sources.r.first_arrival: unknown first_arrival 'soon' (expected drawn "
+       "(default: one exponential gap after start) or at_start)"},
       {"dangling endpoint", with("target: web.serve", "target: web.serv"),
        "sources.r.target: service 'web' (queue-server) has no endpoint 'serv' (expected one of: "
        "serve)"},

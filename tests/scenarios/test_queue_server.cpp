@@ -112,3 +112,28 @@ TEST_CASE("an internal client (user_facing: false) is counted per client, not as
   CHECK(users <= readers);
   CHECK(users >= readers - 20);  // a few may still be in flight at the end
 }
+
+TEST_CASE("first_arrival: at_start issues the first request at the source's start exactly") {
+  // One request an hour: a drawn first arrival almost never comes within the first second.
+  auto source = [](const std::string& first) {
+    return testing::kValidScenario + std::string(R"(  once:
+    from: east
+    target: web.serve
+    rate: 1/h
+    start: +10s
+)") + (first.empty() ? "" : "    first_arrival: " + first + "\n");
+  };
+  auto issued_by = [](const std::string& text, sim::Time t) {
+    Scenario s = load_scenario_text(text, "t.yaml", builtin_registry());
+    ScenarioRun run(s, builtin_registry());
+    run.advance_to(t);
+    const std::string name = "requests.issued{client=once,endpoint=serve}";
+    return run.metrics().contains(name) ? run.metrics().value(name) : 0.0;
+  };
+  const sim::Time start = 10 * sim::kSecond;
+  CHECK(issued_by(source("at_start"), start - 1) == 0);
+  CHECK(issued_by(source("at_start"), start) == 1);
+  CHECK(issued_by(source("at_start"), start + sim::kSecond) == 1);  // the next gap is drawn
+  CHECK(issued_by(source("drawn"), start + sim::kSecond) == 0);
+  CHECK(issued_by(source(""), start + sim::kSecond) == 0);  // drawn is the default
+}
