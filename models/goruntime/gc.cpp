@@ -166,7 +166,7 @@ sim::Process GoProcess::preempt_ack(std::uint64_t inc, std::uint64_t stw, bool o
     // gcstopm: the M sleeps and its core is free for the world's other threads.
     GoSlice* mine = nullptr;
     go_slices_.for_each([&](GoSlice& g) {
-      if (mine == nullptr && g.job == nullptr && !g.parked) mine = &g;
+      if (mine == nullptr && g.counted && !g.parked) mine = &g;
     });
     if (mine != nullptr) {
       mine->parked = true;

@@ -82,7 +82,8 @@ struct SyscallRecord : sim::ListNode {
 // end where it was (the pause does not delay the goroutine's work, a simplification).
 struct GoSlice : sim::ListNode {
   const HostCpu::Job* job = nullptr;  // nullptr: it runs on a core of its own (background)
-  bool parked = false;                // a background slice whose M stopped for a STW
+  bool counted = false;               // a background thread of the HostCpu (cpu_contention)
+  bool parked = false;                // a counted slice whose M stopped for a STW
 };
 
 class GoProcess {
@@ -404,6 +405,7 @@ struct GoProcess::CoreSliceAwaiter {
     if (counted) go->cpu_.add_background(1);
     if (tracked) {
       node.job = shared ? &job.job : nullptr;
+      node.counted = counted;
       go->go_slices_.push_back(node);
     }
     return shared ? job.await_suspend(h) : sleep.await_suspend(h);

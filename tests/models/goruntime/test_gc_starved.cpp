@@ -102,12 +102,13 @@ namespace {
 
 // The sweep-termination pause of a process whose 2 Ps run Go code while k threads compute in
 // the kernel, on 2 cores.
-Duration stop_pause(int k, CoreSharing sharing) {
+Duration stop_pause(int k, CoreSharing sharing, bool contention = true) {
   Simulation sim(4);
   GoConfig cfg;
   cfg.cores = 2;
   cfg.gomaxprocs = 2;
   cfg.core_sharing = sharing;
+  cfg.cpu_contention = contention;
   GoProcess go(sim, cfg);
   for (int i = 0; i < k; ++i) go.go(kernel_spin(go));
   sim.run_until(300 * kMillisecond);  // the spinners got into their syscalls and lost their Ps
@@ -159,6 +160,16 @@ TEST_CASE("under EEVDF a stop waits for slices to end, about a slice whatever th
     INFO("k=" << k << " pause " << pause / 1e3 << " us");
     CHECK(pause > 100 * kMicrosecond);
     CHECK(pause < 4 * cfg.time_slice);
+  }
+}
+
+TEST_CASE("without CPU contention every M has a core: the pause is the request plus the work") {
+  GoConfig cfg;
+  for (int k : {0, 14}) {
+    Duration pause = stop_pause(k, CoreSharing::kProcessorSharing, false);
+    INFO("k=" << k << " pause " << pause / 1e3 << " us");
+    CHECK(static_cast<double>(pause) ==
+          Approx(static_cast<double>(cfg.preempt_ack_cpu + cfg.stw_base)).epsilon(0.01));
   }
 }
 
