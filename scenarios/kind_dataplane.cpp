@@ -119,9 +119,33 @@ std::vector<sim::ParamSpec> dataplane_params() {
         "fault hook: while true the Go process is stopped (a GC stop-the-world as long as the "
         "window; not a deploy)",
         true),
-      p("stw_per_thread", ParamType::Duration, "", "500ns",
-        "stop-the-world cost per M to stop (assumption; no pause numbers published, §3.3)", false,
-        0, 1e9),
+      p("preempt_ack_cpu", ParamType::Duration, "", "5us",
+        "CPU an M running Go code needs on a core to take a stop-the-world's preemption signal "
+        "and stop its P (assumption: signal delivery, asyncPreempt, gcstopm); the world stops "
+        "when every running P's M has had it, so under CPU starvation the pause waits for cores",
+        false, 0, 1e9),
+      p("stw_retry", ParamType::Duration, "", "100us",
+        "the stopping M re-sends the preemption requests this often while Ps are still running "
+        "(runtime/proc.go stopTheWorldWithSema: notetsleep 100 us, then preemptall)", false, 1,
+        1e9),
+      p("goroutine_stack_used", ParamType::Size, "bytes", "2560",
+        "stack a fetchPost goroutine uses while parked in the memcached client or a log write "
+        "(assumption: ~15 frames of ~170 B); with the 928-B guard its stack is 4 KiB",
+        false, 0, 1e9),
+      p("adaptive_stack_start", ParamType::Bool, "", "true",
+        "Go 1.19 starts goroutines at the average stack in use at the last GC plus the guard, "
+        "rounded up to a power of two (runtime/stack.go gcComputeStartingStackSize; on by "
+        "default); false = 2 KiB and growth by copying"),
+      p("thread_memory", ParamType::Size, "bytes", "58KiB",
+        "memory charged to the container per OS thread: measured ~58 KiB on this machine "
+        "(docs/testbed.md, 565 threads for 31.8 MiB); Go's own g0 (16 KiB) and signal (32 KiB) "
+        "stacks count toward GOMEMLIMIT, the rest (kernel stack, task struct) only toward the "
+        "container limit. Not scaled",
+        false, 48 * 1024, 1e9),
+      p("conn_buffers", ParamType::Size, "bytes", "8KiB",
+        "heap per open memcached connection: gomemcache's bufio.Reader and bufio.Writer, 4 KiB "
+        "each (memcache.go getConn, bufio.defaultBufSize); 0 = not charged",
+        false, 0, 1e9),
       // Kernel TCP (§2)
       p("port_lo", ParamType::Count, "", "32768", "ip_local_port_range low end (Linux default)",
         false, 1, 65535),
@@ -250,7 +274,13 @@ DataPlaneConfig config_from(const HostContext& ctx) {
   c.go.restart_policy.backoff_initial = v.duration("restart_backoff_initial");
   c.go.restart_policy.backoff_max = v.duration("restart_backoff_max");
   c.go.max_threads = v.count("max_threads");
-  c.go.stw_per_thread = v.duration("stw_per_thread");
+  c.go.preempt_ack_cpu = v.duration("preempt_ack_cpu");
+  c.go.stw_retry = v.duration("stw_retry");
+  c.go.stack_used_bytes = v.size_bytes("goroutine_stack_used");
+  c.go.adaptive_stack_start = v.flag("adaptive_stack_start");
+  c.go.os_thread_bytes =
+      v.size_bytes("thread_memory") - c.go.g0_stack_bytes - c.go.signal_stack_bytes;
+  c.cache_client.conn_buffer_bytes = v.size_bytes("conn_buffers");
   c.baseline_live_heap_bytes = scaled(v.size_bytes("baseline_live_heap"), s, 0);
   c.cpu_per_uri = v.duration("cpu_per_uri");
   c.garbage_per_uri_bytes = v.size_bytes("garbage_per_uri");

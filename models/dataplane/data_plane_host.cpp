@@ -146,6 +146,15 @@ void DataPlaneHost::build_client() {
   // are not worth two events: only longer searches go through Go as syscalls.
   client_->set_syscall_hook([this](sim::Duration d) { return go_.syscall_cpu(d); },
                             cfg_.go.sysmon_tick_min);
+  // Each open connection's bufio buffers are live heap of this process (not of its successor).
+  client_->set_memory_hook([this, inc = go_.incarnation()](std::int64_t delta) {
+    if (go_.incarnation() != inc) return;
+    if (delta > 0) {
+      go_.alloc_retained_now(delta);
+    } else {
+      go_.release(-delta);
+    }
+  });
 }
 
 net::Dialer& DataPlaneHost::current_dialer() {

@@ -30,6 +30,10 @@ void GoConfig::validate() const {
   require(initial_threads >= 1, "initial_threads", "must be >= 1");
   require(initial_threads <= max_threads, "initial_threads", "must be <= max_threads");
   require(stack_min_bytes > 0, "stack_min_bytes", "must be > 0");
+  require(stack_guard_bytes >= 0 && stack_guard_bytes < stack_min_bytes, "stack_guard_bytes",
+          "must be >= 0 and < stack_min_bytes");
+  require(stack_used_bytes >= 0 && stack_used_bytes <= kGiB, "stack_used_bytes",
+          "must be in [0, 1 GiB] (maxstacksize)");
   require(g0_stack_bytes >= 0 && signal_stack_bytes >= 0 && os_thread_bytes >= 0, "thread memory",
           "sizes must be >= 0");
   require(runtime_base_bytes >= 0 && globals_bytes >= 0, "runtime_base_bytes/globals_bytes",
@@ -46,8 +50,11 @@ void GoConfig::validate() const {
   require(mark_ns_per_byte >= 0, "mark_ns_per_byte", "must be >= 0");
   require(assist_min_distance_bytes > 0, "assist_min_distance_bytes", "must be > 0");
   require(assist_chunk > 0, "assist_chunk", "must be > 0");
-  require(stw_base >= 0 && stw_per_thread >= 0 && stw_per_1k_goroutines >= 0, "stw_*",
-          "must be >= 0");
+  require(mark_chunk > 0, "mark_chunk", "must be > 0");
+  require(stw_base >= 0 && stw_per_1k_goroutines >= 0 && preempt_ack_cpu >= 0 &&
+              preempt_signal_cpu >= 0,
+          "stw_base/stw_per_1k_goroutines/preempt_ack_cpu/preempt_signal_cpu", "must be >= 0");
+  require(stw_retry > 0, "stw_retry", "must be > 0");
   require(container_memory_limit_bytes >= 0, "container_memory_limit_bytes",
           "must be >= 0 (0 = none)");
   require(restart_delay >= 0, "restart_delay", "must be >= 0");

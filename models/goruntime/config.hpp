@@ -77,11 +77,24 @@ struct GoConfig {
   int initial_threads = 2;
 
   // --- Memory (domain.md §3.1, §3.3)
-  std::int64_t stack_min_bytes = 2 * kKiB;      // stackMin = 2048
-  std::int64_t g0_stack_bytes = 16 * kKiB;      // malg(16384) per M on non-cgo Linux
-  std::int64_t signal_stack_bytes = 32 * kKiB;  // gsignal stack per M (recalled in §3.1)
-  // assumption: kernel stack (16 KiB on x86-64) + task_struct and page tables, rounded up.
-  std::int64_t os_thread_bytes = 24 * kKiB;
+  std::int64_t stack_min_bytes = 2 * kKiB;      // stackMin = 2048 (fixedStack on Linux)
+  // Go 1.19 starts new goroutines at startingStackSize: the average stack in use among the
+  // goroutines the last GC scanned, plus the stack guard, rounded up to a power of two, never
+  // below stackMin (runtime/stack.go gcComputeStartingStackSize, called at mark termination;
+  // on by default: runtime1.go `debug.adaptivestackstart = 1`). false = always stackMin.
+  bool adaptive_stack_start = true;
+  std::int64_t stack_guard_bytes = 928;  // _StackGuard on linux/amd64 (runtime/stack.go)
+  // assumption: stack in use by a goroutine parked in ordinary code (a dozen frames of
+  // ~100 B): its stack stays at 2 KiB. A goroutine that uses more than its stack minus the
+  // guard grows it by copying to the next power of two (copystack); models set their own.
+  std::int64_t stack_used_bytes = 1 * kKiB;
+  std::int64_t g0_stack_bytes = 16 * kKiB;      // allocm: malg(16384) per M on non-cgo Linux
+  std::int64_t signal_stack_bytes = 32 * kKiB;  // mpreinit: gsignal = malg(32 * 1024) per M
+  // What the kernel charges the memory cgroup per thread besides Go's own g0 and gsignal
+  // stacks (kernel stack, task_struct, page tables). Measured on this machine: 565 more
+  // threads for 31.8 MiB more charged, ~58 KiB per thread (docs/testbed.md, "Kills by the
+  // memory limit"), of which Go's two stacks are 48 KiB: 10 KiB. Not in GOMEMLIMIT's count.
+  std::int64_t os_thread_bytes = 10 * kKiB;
   // assumption: binary text, globals and runtime metadata resident before the first alloc.
   std::int64_t runtime_base_bytes = 16 * kMiB;
   std::int64_t globals_bytes = 1 * kMiB;  // assumption: scanned globals, part of GC roots
@@ -104,9 +117,25 @@ struct GoConfig {
   // at least gcOverAssistWork = 64 KiB per assist, ~64 µs at 1 ns/byte).
   sim::Duration assist_chunk = 64 * sim::kMicrosecond;
 
-  // --- Stop-the-world (domain.md §3.3: "usually < 100 µs, often ~10 µs"; no slope published)
+  // assumption: mark work is done in pieces of this much CPU between the worker's checks of
+  // its preemption flag and of the remaining work (gcDrain checks after every few work units;
+  // this is the model's granularity, not a Go constant).
+  sim::Duration mark_chunk = 1 * sim::kMillisecond;
+
+  // --- Stop-the-world (runtime/proc.go stopTheWorldWithSema, runtime/preempt.go)
+  // The world stops once every P running Go code has stopped: each one's M receives the
+  // preemption signal (SIGURG, preemptM) and must run on a core to take it (asyncPreempt,
+  // then gcstopm); Ps in syscalls and idle Ps are taken at once. The stopping M sleeps 100 µs
+  // at a time on sched.stopnote and re-sends the requests (preemptall) each time it wakes.
+  // assumption: CPU an M spends from the signal to stopping its P (signal delivery, the
+  // handler, asyncPreempt's register save, the scheduler path to gcstopm): ~5 µs.
+  sim::Duration preempt_ack_cpu = 5 * sim::kMicrosecond;
+  sim::Duration stw_retry = 100 * sim::kMicrosecond;  // notetsleep(&sched.stopnote, 100*1000)
+  // assumption: CPU of one preemption request (a tgkill(2) per running P) in preemptall.
+  sim::Duration preempt_signal_cpu = 1 * sim::kMicrosecond;
+  // The work of the stopped world, done by the stopping M on a core (domain.md §3.3: "usually
+  // < 100 µs, often ~10 µs" for the whole pause of an idle process).
   sim::Duration stw_base = 10 * sim::kMicrosecond;
-  sim::Duration stw_per_thread = 500;  // assumption: 0.5 µs to signal and stop one M
   sim::Duration stw_per_1k_goroutines = 5 * sim::kMicrosecond;  // assumption: stack scan prep
 
   // --- Container (domain.md §1.4: limit value not found)

@@ -24,9 +24,10 @@ std::string_view crash_message(CrashReason r) {
 
 // ---------------------------------------------------------------- goroutines
 
-Goroutine::Goroutine(GoProcess* owner, sim::ProcState* self)
+Goroutine::Goroutine(GoProcess* owner, sim::ProcState* self, std::int64_t stack_used)
     : owner_(owner), incarnation_(owner->incarnation()), self_(self),
-      sim_(&owner->simulation()), actor_(self->id) {
+      sim_(&owner->simulation()), actor_(self->id),
+      stack_used_(stack_used >= 0 ? stack_used : owner->config().stack_used_bytes) {
   if (!owner->alive()) {
     owner_ = nullptr;
     throw std::logic_error("goruntime: goroutine started while process '" + owner->config().name +
@@ -46,11 +47,12 @@ Goroutine::~Goroutine() {
 }
 
 namespace {
-sim::Process goroutine_main(GoProcess& go, std::uint64_t incarnation, sim::Task<> body) {
+sim::Process goroutine_main(GoProcess& go, std::uint64_t incarnation, sim::Task<> body,
+                            std::int64_t stack_used) {
   if (go.incarnation() != incarnation) {
     throw sim::Cancelled{};  // spawned by a process that crashed before this goroutine ran
   }
-  auto g = co_await go.goroutine();
+  auto g = co_await go.goroutine(stack_used);
   co_await std::move(body);
 }
 }  // namespace
@@ -69,9 +71,7 @@ GoProcess::GoProcess(sim::Simulation& sim, GoConfig cfg)
   sysmon_event_.kind = sim.intern_kind("go.sysmon");
   sysmon_event_.actor_id = sim.new_actor_id();
   cpu_.set_actor(sysmon_event_.actor_id);
-  gc_event_.go = this;
-  gc_event_.kind = sim.intern_kind("go.gc");
-  gc_event_.actor_id = sysmon_event_.actor_id;
+  kind_gc_ = sim.intern_kind("go.gc");
   reset_process();
 }
 
@@ -102,12 +102,16 @@ void GoProcess::reset_process() {
   syscalls_ = handoffs_ = sysmon_wakes_ = 0;
   runq_wait_hist_.reset();
   heap_live_ = heap_alloc_ = heap_marked_ = heap_peak_ = 0;
+  stacks_total_ = stack_used_sum_ = scanned_used_ = scanned_stacks_ = 0;
+  starting_stack_ = cfg_.stack_min_bytes;
   rss_peak_ = 0;
   alloc_at_mark_start_ = 0;
   last_mark_alloc_ = -1;
   trace_gc_phase(GcPhase::kOff);
   phase_ = GcPhase::kOff;
-  gc_next_ = sim::kTimeMax;
+  stopping_ = false;
+  acks_left_ = 0;
+  mark_last_ = 0;
   dedicated_workers_ = 0;
   fractional_util_ = 0;
   mark_work_left_ns_ = bg_credit_ns_ = 0;
@@ -119,20 +123,37 @@ void GoProcess::reset_process() {
   stw_hist_.reset();
 }
 
-GoProcess::GoroutineAwaiter GoProcess::goroutine() { return GoroutineAwaiter{this}; }
+GoProcess::GoroutineAwaiter GoProcess::goroutine(std::int64_t stack_used) {
+  return GoroutineAwaiter{this, stack_used};
+}
 
-sim::ProcessHandle GoProcess::go(sim::Task<> body) {
+sim::ProcessHandle GoProcess::go(sim::Task<> body, std::int64_t stack_used) {
   if (!alive_) {
     throw std::logic_error("goruntime: go statement while process '" + cfg_.name +
                            "' is down (check alive())");
   }
-  return sim_.spawn(goroutine_main(*this, incarnation_, std::move(body)), kind_goroutine_);
+  return sim_.spawn(goroutine_main(*this, incarnation_, std::move(body), stack_used),
+                    kind_goroutine_);
 }
+
+namespace {
+// round2: the smallest power of two >= n.
+std::int64_t round_up_pow2(std::int64_t n) {
+  std::int64_t p = 1;
+  while (p < n) p <<= 1;
+  return p;
+}
+}  // namespace
 
 void GoProcess::goroutine_enter(Goroutine& g) {
   all_g_.push_back(g);
   ++goroutines_;
-  check_memory();  // a new 2 KiB stack
+  // newproc1 allocates startingStackSize; a goroutine that needs more than its stack minus the
+  // guard grows it by copying, doubling until it fits (newstack, copystack).
+  g.stack_bytes_ = std::max(starting_stack_, round_up_pow2(g.stack_used_ + cfg_.stack_guard_bytes));
+  stacks_total_ += g.stack_bytes_;
+  stack_used_sum_ += g.stack_used_;
+  check_memory();
 }
 
 void GoProcess::goroutine_exit(Goroutine& g) {
@@ -140,6 +161,8 @@ void GoProcess::goroutine_exit(Goroutine& g) {
   g.owner_ = nullptr;
   if (g.incarnation_ == incarnation_ && alive_) {
     --goroutines_;
+    stacks_total_ -= g.stack_bytes_;  // gfput: the stack goes back to the stack pool
+    stack_used_sum_ -= g.stack_used_;
   }
 }
 
@@ -212,6 +235,7 @@ void GoProcess::unqueue(RunWaiter& w) {
 void GoProcess::release_p() {
   --ps_running_;
   p_becomes_free();
+  if (stopping_) maybe_world_stopped();
 }
 
 // A P and the M running it just finished their goroutine: schedule() on that M.
@@ -288,6 +312,19 @@ void GoProcess::sysmon_after_stw(sim::Time stw_began) {
   wake_parked_sysmon();
 }
 
+// gcComputeStartingStackSize, at mark termination: the average stack in use among the stacks
+// this cycle scanned, plus the guard, as a power of two in [stackMin, maxstacksize].
+void GoProcess::compute_starting_stack() {
+  if (!cfg_.adaptive_stack_start) return;
+  if (scanned_stacks_ == 0) {
+    starting_stack_ = cfg_.stack_min_bytes;
+    return;
+  }
+  std::int64_t avg = scanned_used_ / scanned_stacks_ + cfg_.stack_guard_bytes;
+  avg = std::clamp<std::int64_t>(avg, cfg_.stack_min_bytes, kGiB);
+  starting_stack_ = round_up_pow2(avg);
+}
+
 bool GoProcess::invariants_hold() const {
   bool non_negative = ps_idle_ >= 0 && ps_running_ >= 0 && ps_syscall_ >= 0 && ps_gc_ >= 0 &&
                       m_idle_ >= 0 && m_syscall_ >= 0 && goroutines_ >= 0 && runq_len_ >= 0 &&
@@ -310,6 +347,7 @@ void GoProcess::enter_syscall(SyscallRecord& rec) {
   rec.since = sim_.now();
   rec.retaken = false;
   in_syscall_.push_back(rec);
+  if (stopping_) maybe_world_stopped();  // entersyscall under gcwaiting: its P stops
   wake_parked_sysmon();
   kick_sysmon();
 }
@@ -427,7 +465,7 @@ sim::Task<> GoProcess::run_on_p(sim::Duration work, bool gc_assist) {
     }
     sim::Duration slice = std::min(work, cfg_.preempt_quantum);
     try {
-      co_await on_core(slice, inc, arrival);
+      co_await on_core(slice, inc, arrival, true);
     } catch (...) {
       if (inc == incarnation_ && alive_) {
         release_p();
@@ -440,7 +478,7 @@ sim::Task<> GoProcess::run_on_p(sim::Duration work, bool gc_assist) {
       cpu_busy_ns_ += slice;
     }
     // Preemption: give the P up if someone is waiting (the goroutine requeues at the back).
-    if (work == 0 || !runq_.empty() || gc_wants_worker() || forced_stw_) {
+    if (work == 0 || !runq_.empty() || gc_wants_worker() || world_stopped()) {
       release_p();
       holding = false;
     }
@@ -483,7 +521,7 @@ sim::Task<> GoProcess::syscall_impl(WriteTarget* target, std::int64_t bytes, sim
     // The Go code leading to the call runs on this P first: a handed-off P reaches its next
     // bind(2) only once its new M has had a core.
     try {
-      co_await on_core(prologue, inc, arrival);
+      co_await on_core(prologue, inc, arrival, true);
       arrival = HostCpu::Arrival::kContinues;
     } catch (...) {
       if (inc == incarnation_ && alive_) release_p();
@@ -579,6 +617,19 @@ void GoProcess::retain(std::int64_t bytes) {
   }
 }
 
+void GoProcess::alloc_retained_now(std::int64_t bytes) {
+  if (bytes < 0) {
+    throw std::invalid_argument("goruntime: alloc_retained_now() bytes must be >= 0");
+  }
+  if (!alive_) return;
+  gc_advance();
+  heap_alloc_ += bytes;
+  heap_live_ += bytes;
+  heap_peak_ = std::max(heap_peak_, heap_alloc_);
+  if (phase_ == GcPhase::kOff) maybe_start_gc();
+  check_memory();
+}
+
 void GoProcess::release(std::int64_t bytes) {
   if (bytes < 0) {
     throw std::invalid_argument("goruntime: release() bytes must be >= 0");
@@ -587,8 +638,6 @@ void GoProcess::release(std::int64_t bytes) {
 }
 
 // ---------------------------------------------------------------- memory
-
-std::int64_t GoProcess::stack_bytes() const { return goroutines_ * cfg_.stack_min_bytes; }
 
 std::int64_t GoProcess::thread_bytes() const {
   if (!alive_) {
@@ -672,6 +721,9 @@ void GoProcess::crash(CrashReason reason) {
     sim_.wake(w.token);  // resumes into throw_if_gone -> Cancelled
   });
   in_syscall_.for_each([](SyscallRecord& r) { r.unlink(); });
+  go_slices_.for_each([](GoSlice& s) { s.unlink(); });
+  for (sim::ProcessHandle& h : gc_procs_) h.cancel();  // the GC's threads died too
+  gc_procs_.clear();
   cpu_.reset();  // every thread died with the process
   reset_process();
   m_total_ = m_idle_ = 0;

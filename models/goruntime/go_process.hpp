@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "models/goruntime/config.hpp"
 #include "models/goruntime/host_cpu.hpp"
@@ -46,7 +47,8 @@ class GoProcess;
 // cancel it. Obtained with `auto g = co_await go.goroutine();`.
 class Goroutine : public sim::ListNode {
  public:
-  Goroutine(GoProcess* owner, sim::ProcState* self);
+  // `stack_used`: bytes of stack the goroutine uses (its stack grows to fit them).
+  Goroutine(GoProcess* owner, sim::ProcState* self, std::int64_t stack_used);
   ~Goroutine();
   Goroutine(const Goroutine&) = delete;
   Goroutine& operator=(const Goroutine&) = delete;
@@ -58,6 +60,8 @@ class Goroutine : public sim::ListNode {
   sim::ProcessHandle self_;
   sim::Simulation* sim_;  // to close its trace lane even after the process crashed
   sim::ActorId actor_;
+  std::int64_t stack_used_ = 0;   // what the GC's stack scan sees in use
+  std::int64_t stack_bytes_ = 0;  // its stack: the starting size, grown to fit its use
 };
 
 // A goroutine waiting for a P (the run queue).
@@ -70,6 +74,16 @@ struct RunWaiter : sim::Waiter {
 struct SyscallRecord : sim::ListNode {
   sim::Time since = 0;
   bool retaken = false;
+};
+
+// An M running a slice of Go code on a P, while the slice lasts: a stop-the-world asks whether
+// that M is on a core (then it takes the preemption signal at once) or waiting for one.
+// A stopped M leaves its core until the world restarts (`parked`); the model keeps its slice's
+// end where it was (the pause does not delay the goroutine's work, a simplification).
+struct GoSlice : sim::ListNode {
+  const HostCpu::Job* job = nullptr;  // nullptr: it runs on a core of its own (background)
+  bool counted = false;               // a background thread of the HostCpu (cpu_contention)
+  bool parked = false;                // a counted slice whose M stopped for a STW
 };
 
 class GoProcess {
@@ -85,9 +99,10 @@ class GoProcess {
   // ---- Go code
   struct GoroutineAwaiter;
   // Registers the calling process as a goroutine. Throws std::logic_error if the process is down.
-  GoroutineAwaiter goroutine();
+  // `stack_used`: the stack it uses (< 0: the config's stack_used_bytes).
+  GoroutineAwaiter goroutine(std::int64_t stack_used = -1);
   // `go f()`: spawns `body` as a new counted goroutine.
-  sim::ProcessHandle go(sim::Task<> body);
+  sim::ProcessHandle go(sim::Task<> body, std::int64_t stack_used = -1);
   // The same, as the starter an errgroup::Group takes: `errgroup::Group g(sim, go.launcher());`
   std::function<void(sim::Task<>)> launcher() {
     return [this](sim::Task<> body) { go(std::move(body)); };
@@ -110,6 +125,9 @@ class GoProcess {
   // (how an owner sets a baseline live set). No-op while the process is down.
   void retain(std::int64_t bytes);
   void release(std::int64_t bytes);  // reachable objects become garbage
+  // Allocates `bytes` of reachable objects now, outside any goroutine's flow (a library's
+  // buffers made by code the model does not run as Go code: no assist). No-op while down.
+  void alloc_retained_now(std::int64_t bytes);
 
   // ---- Owner
   void on_crash(CrashCallback cb) { on_crash_ = std::move(cb); }
@@ -148,7 +166,9 @@ class GoProcess {
   std::int64_t heap_alloc_bytes() const { return heap_alloc_; }
   std::int64_t heap_peak_bytes() const { return heap_peak_; }
   std::int64_t heap_goal_bytes() const;
-  std::int64_t stack_bytes() const;
+  std::int64_t stack_bytes() const { return alive_ ? stacks_total_ : 0; }
+  // The stack a new goroutine starts with (Go 1.19 startingStackSize).
+  std::int64_t starting_stack_bytes() const { return starting_stack_; }
   std::int64_t thread_bytes() const;
   std::int64_t rss_bytes() const;
   std::int64_t peak_rss_bytes() const { return rss_peak_; }
@@ -160,6 +180,8 @@ class GoProcess {
   sim::Duration gc_cpu_ns();  // cumulative GC CPU (mark workers, assists, STW × Ps)
   sim::Duration cpu_busy_ns() const { return cpu_busy_ns_; }  // goroutine CPU granted
   sim::Duration last_stw() const { return stw_last_; }
+  // The last concurrent mark phase, from its start to the stop for mark termination.
+  sim::Duration last_mark() const { return mark_last_; }
   sim::Duration peak_stw() const { return stw_peak_; }
   const sim::Histogram& stw_pauses() const { return stw_hist_; }
   const sim::Histogram& run_queue_wait() const { return runq_wait_hist_; }
@@ -199,10 +221,6 @@ class GoProcess {
     GoProcess* go = nullptr;
     void on_event(sim::Simulation&) override { go->sysmon_pass(); }
   };
-  struct GcEvent : sim::Handler {
-    GoProcess* go = nullptr;
-    void on_event(sim::Simulation&) override { go->gc_step(); }
-  };
 
   void reset_process();
   bool can_run_more() const;
@@ -231,8 +249,10 @@ class GoProcess {
   // `arrival`: how the M comes to this slice — woken from idle, new, or going on from work it
   // ran on the host's cores until this instant (then it keeps its core).
   struct CoreSliceAwaiter;
+  // `go_code`: a goroutine's slice on its P (a stop-the-world looks for it), not a GC thread's.
   CoreSliceAwaiter on_core(sim::Duration slice, std::uint64_t inc,
-                           HostCpu::Arrival arrival = HostCpu::Arrival::kQueued);
+                           HostCpu::Arrival arrival = HostCpu::Arrival::kQueued,
+                           bool go_code = false);
   sim::Task<> alloc_impl(std::int64_t bytes, bool keep);
   void restart(std::uint64_t inc);
 
@@ -245,15 +265,21 @@ class GoProcess {
   std::int64_t trigger_bytes() const;
   void maybe_start_gc();
   void gc_advance();
-  void gc_step();
-  void begin_stw(GcPhase phase);
+  void begin_stw(GcPhase phase, bool by_worker = false);
+  void spawn_gc(sim::Process p);  // a GC thread's work (cancelled by a crash)
+  sim::Process preempt_ack(std::uint64_t inc, std::uint64_t stw, bool on_a_core);
+  sim::Process stw_retries(std::uint64_t inc, std::uint64_t stw);
+  sim::Process stw_work(std::uint64_t inc, std::uint64_t stw, bool woken);
+  void maybe_world_stopped();
+  void end_stw();
   void start_mark();
   void add_gc_worker();
-  double mark_rate() const;
-  void project_mark_end();
+  sim::Process mark_worker(std::uint64_t inc, std::uint64_t cycle, double duty);
+  void mark_progress(double ns, bool background);  // `ns` of mark work done
+  void mark_done_check(bool by_worker);
   void finish_mark();
+  void compute_starting_stack();
   void update_limiter();
-  void schedule_gc_at(sim::Time t);
   double assist_debt(std::int64_t bytes);
   void assist_done(double ns);
   void account_gc(double gc_ns);
@@ -277,6 +303,7 @@ class GoProcess {
   sim::IntrusiveList<RunWaiter> runq_;
   std::int64_t runq_len_ = 0;
   sim::IntrusiveList<SyscallRecord> in_syscall_;  // oldest first
+  sim::IntrusiveList<GoSlice> go_slices_;         // Go code running now, one per M
   std::int64_t ps_idle_ = 0;
   std::int64_t ps_running_ = 0;
   std::int64_t ps_syscall_ = 0;
@@ -300,6 +327,11 @@ class GoProcess {
 
   // Memory and GC
   std::int64_t heap_live_ = 0;
+  std::int64_t stacks_total_ = 0;    // goroutine stacks allocated
+  std::int64_t stack_used_sum_ = 0;  // stack in use by the live goroutines
+  std::int64_t starting_stack_ = 0;  // startingStackSize
+  std::int64_t scanned_used_ = 0;    // what the current mark's stack scan saw in use
+  std::int64_t scanned_stacks_ = 0;
   std::int64_t heap_alloc_ = 0;
   std::int64_t heap_marked_ = 0;
   std::int64_t heap_peak_ = 0;
@@ -307,9 +339,15 @@ class GoProcess {
   std::int64_t alloc_at_mark_start_ = 0;
   std::int64_t last_mark_alloc_ = -1;  // bytes allocated during the last mark; -1 = none yet
   GcPhase phase_ = GcPhase::kOff;
-  GcEvent gc_event_;
-  sim::Time gc_next_ = sim::kTimeMax;   // when the GC next wants to act
-  sim::Time gc_armed_at_ = -1;          // the earliest queued GC event still to fire (-1: none)
+  sim::Kind kind_gc_ = 0;
+  std::vector<sim::ProcessHandle> gc_procs_;  // GC threads' work in flight
+  std::uint64_t stw_id_ = 0;                  // which stop-the-world is in progress
+  bool stopping_ = false;                     // waiting for running Ps to stop
+  std::int64_t acks_left_ = 0;                // Ps whose Ms have yet to take the request
+  bool waited_ = false;                       // the stopping M slept on sched.stopnote
+  std::uint64_t mark_id_ = 0;                 // which mark phase the workers serve
+  sim::Time mark_began_ = 0;
+  sim::Duration mark_last_ = 0;
   int dedicated_workers_ = 0;
   double fractional_util_ = 0;
   double mark_work_left_ns_ = 0;
@@ -341,6 +379,7 @@ class GoProcess {
 
 struct GoProcess::GoroutineAwaiter {
   GoProcess* go;
+  std::int64_t stack_used;
   sim::ProcState* p = nullptr;
   bool await_ready() const noexcept { return false; }
   template <class P>
@@ -348,7 +387,7 @@ struct GoProcess::GoroutineAwaiter {
     p = sim::detail::proc_of(h);
     return false;  // never suspends: it only learns which process is asking
   }
-  Goroutine await_resume() { return Goroutine(go, p); }
+  Goroutine await_resume() { return Goroutine(go, p, stack_used); }
 };
 
 // With a core free the slice runs at full speed to its end, even if the host fills up
@@ -359,17 +398,27 @@ struct GoProcess::CoreSliceAwaiter {
   std::uint64_t inc;
   bool shared;   // a HostCpu job from its start
   bool counted;  // a background thread of the HostCpu while it sleeps its slice
+  bool tracked;  // Go code: listed in go_slices_ while it runs
   HostCpu::RunAwaiter job;
   sim::SleepAwaiter sleep;
+  GoSlice node;
 
   bool await_ready() const noexcept { return false; }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) {
     if (counted) go->cpu_.add_background(1);
+    if (tracked) {
+      node.job = shared ? &job.job : nullptr;
+      node.counted = counted;
+      go->go_slices_.push_back(node);
+    }
     return shared ? job.await_suspend(h) : sleep.await_suspend(h);
   }
   void await_resume() {
-    if (counted && inc == go->incarnation_ && go->alive_) go->cpu_.add_background(-1);
+    if (node.linked()) node.unlink();
+    if (counted && !node.parked && inc == go->incarnation_ && go->alive_) {
+      go->cpu_.add_background(-1);
+    }
     if (shared) {
       job.await_resume();
     } else {
@@ -379,12 +428,12 @@ struct GoProcess::CoreSliceAwaiter {
 };
 
 inline GoProcess::CoreSliceAwaiter GoProcess::on_core(sim::Duration slice, std::uint64_t inc,
-                                                      HostCpu::Arrival arrival) {
+                                                      HostCpu::Arrival arrival, bool go_code) {
   // A core this M still holds counts as taken: the slice is then a job that takes it back.
   const bool shared = cfg_.cpu_contention && cpu_.busy();
-  return CoreSliceAwaiter{this, inc, shared, cfg_.cpu_contention && !shared,
+  return CoreSliceAwaiter{this, inc, shared, cfg_.cpu_contention && !shared, go_code,
                           cpu_.run(slice, arrival),
-                          sim::sleep(slice)};
+                          sim::sleep(slice), {}};
 }
 
 struct GoProcess::RunAwaiter {

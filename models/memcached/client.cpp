@@ -55,6 +55,9 @@ void ClientConfig::validate() const {
   if (port_scan_ns < 0) {
     throw std::invalid_argument("memcache client: port_scan_ns must not be negative");
   }
+  if (conn_buffer_bytes < 0) {
+    throw std::invalid_argument("memcache client: conn_buffer_bytes must not be negative");
+  }
 }
 
 Client::Client(sim::Simulation& sim, net::NetNamespace& ns, net::Dialer& dialer,
@@ -243,6 +246,7 @@ sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
   }
   out.ok = true;
   out.conn = c;
+  if (memory_ && config_.conn_buffer_bytes > 0) memory_(config_.conn_buffer_bytes);
   trace_dial([] { return std::string(); });
   co_return out;
 }
@@ -302,6 +306,7 @@ void Client::close_conn(const Conn& c, net::CloseMode mode) {
   }
   ns_.close(c.socket, mode);
   --open_conns_;
+  if (memory_ && config_.conn_buffer_bytes > 0) memory_(-config_.conn_buffer_bytes);
   if (!c.rejected) {
     servers_[c.server]->disconnect(c.server_life);
     auto& by_life = accepted_[c.server];

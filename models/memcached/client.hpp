@@ -43,6 +43,11 @@ struct ClientConfig {
   // mostly cache misses on a 28k-bucket walk — so a failed bind(ip, 0) on the default range
   // costs ~2 ms of kernel time. 0 = free (the client alone, in tests).
   sim::Duration port_scan_ns = 0;
+  // Heap each open connection keeps: gomemcache's getConn wraps the net.Conn in
+  // bufio.NewReadWriter(bufio.NewReader(nc), bufio.NewWriter(nc)), 4096 bytes each
+  // (bufio.defaultBufSize), for as long as the connection is open, idle or in use. Charged
+  // through the memory hook; 0 = not charged (the client alone, in tests).
+  std::int64_t conn_buffer_bytes = 0;
 
   void validate() const;  // throws std::invalid_argument naming the field
 };
@@ -63,6 +68,8 @@ struct ClientStats {
 // entersyscall/exitsyscall around bind(2)): the owner passes its Go runtime here, so a slow
 // port search strands an M the way the real one does. Without it the time is not charged.
 using SyscallHook = std::function<sim::Task<>(sim::Duration)>;
+// Told of heap the client's connections take (+) and give back (-): the owner's Go heap.
+using MemoryHook = std::function<void(std::int64_t delta_bytes)>;
 
 class Client {
  public:
@@ -82,6 +89,8 @@ class Client {
     syscall_ = std::move(hook);
     syscall_shortest_ = std::max<sim::Duration>(1, shortest);
   }
+
+  void set_memory_hook(MemoryHook hook) { memory_ = std::move(hook); }
 
   // The process died: the kernel closes every socket it held — idle and in use — as the
   // active closer, so they enter TIME_WAIT and stay after the process is gone. The client is
@@ -116,6 +125,7 @@ class Client {
   net::NetNamespace& ns_;
   net::Dialer* dialer_;
   SyscallHook syscall_;
+  MemoryHook memory_;
   sim::Duration syscall_shortest_ = 1;
   std::vector<Server*> servers_;
   ClientConfig config_;

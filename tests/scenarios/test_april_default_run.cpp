@@ -150,12 +150,20 @@ TEST_CASE("April default run: the whole period against the issue's Must show", "
     CHECK(dips >= 10);
   }
 
-  SECTION("the Monday spiral: threads, GC pauses, repeated OOM kills, restarts into TIME_WAIT") {
+  SECTION("the Monday spiral: threads, short GC pauses, repeated OOM kills, restarts into TIME_WAIT") {
     double healthy = r.max_in("go.threads" + east, 0, client);
     double surge = r.max_in("go.threads" + east, monday, band_aid);
     CHECK(surge >= 10 * healthy);
-    CHECK(r.max_in("go.stw_last_ns" + east, monday, band_aid) >
-          10 * r.max_in("go.stw_last_ns" + east, 0, client));
+    // GC pauses grow with the runnable threads per core (the Ms a stop must preempt wait for
+    // cores), not with the threads asleep in write(2), whose Ps Go takes without waiting
+    // (docs/models/goruntime.md, "The GC on the host's cores"). In this run the surge's threads
+    // sleep in blocked log writes and at most ~7 threads want the 6 cores: the Monday pauses
+    // are longer than the healthy ones but stay short (measured 33 us against 10 us).
+    // Before the mechanism, a 0.5-us-per-thread slope made them > 10x the healthy ones.
+    const double healthy_stw = r.max_in("go.stw_last_ns" + east, 0, client);
+    const double monday_stw = r.max_in("go.stw_last_ns" + east, monday, band_aid);
+    CHECK(monday_stw > healthy_stw);
+    CHECK(monday_stw < 100e3);
     int monday_kills = 0;
     for (auto& [h, m] : r.phases("OOMKilled")) {
       CHECK(h == "east/dataplane/0");

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -543,4 +544,45 @@ TEST_CASE("a server that dies under queued requests answers them with EOF at onc
   CHECK(h.ns.time_wait_count() == 0);  // the server's side went first
   CHECK(mc.open_conns() == 0);
   CHECK(h.server.stats().curr_connections == 0);
+}
+
+TEST_CASE("each open connection holds gomemcache's bufio reader and writer until it closes") {
+  // k concurrent ops with MaxIdleConns I: k connections open at once (k x 8 KiB), then the
+  // surplus k - I close and the pool keeps I (I x 8 KiB) until close_idle frees them.
+  constexpr std::int64_t kBuffers = 2 * 4096;  // bufio.NewReader + bufio.NewWriter
+  Host h(1);
+  net::FixedSourceDialer dialer(kFixedIp);
+  ClientConfig cfg = pool_of(3);
+  cfg.conn_buffer_bytes = kBuffers;
+  Client mc(h.sim, h.ns, dialer, {&h.server}, cfg, 1);
+  std::int64_t held = 0, peak = 0;
+  mc.set_memory_hook([&](std::int64_t d) {
+    held += d;
+    peak = std::max(peak, held);
+  });
+  std::vector<McResult> out;
+  for (int i = 0; i < 10; ++i) h.sim.spawn(do_get(mc, "post/" + std::to_string(i), out));
+  h.sim.run();
+  CHECK(peak == 10 * kBuffers);
+  CHECK(held == 3 * kBuffers);
+  CHECK(held == static_cast<std::int64_t>(mc.open_conns()) * kBuffers);
+  mc.close_idle();
+  CHECK(held == 0);
+}
+
+TEST_CASE("a failed dial allocates no connection buffers") {
+  Host h(1, ports(2));
+  net::FixedSourceDialer dialer(kFixedIp);
+  ClientConfig cfg = pool_of(1);
+  cfg.conn_buffer_bytes = 8192;
+  Client mc(h.sim, h.ns, dialer, {&h.server}, cfg, 1);
+  std::int64_t held = 0;
+  mc.set_memory_hook([&](std::int64_t d) { held += d; });
+  std::vector<McResult> out;
+  // Two ports: 2 dials succeed, the rest fail with EADDRINUSE while those 2 are open.
+  for (int i = 0; i < 6; ++i) h.sim.spawn(do_get(mc, "post/" + std::to_string(i), out));
+  h.sim.run();
+  CHECK(count(out, McStatus::kDialError) > 0);
+  CHECK(held == static_cast<std::int64_t>(mc.open_conns()) * 8192);
+  CHECK(held == 8192);  // the one pooled connection
 }
