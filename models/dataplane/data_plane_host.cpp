@@ -92,7 +92,14 @@ DataPlaneHost::DataPlaneHost(sim::Simulation& sim, DataPlaneConfig cfg)
       fixed_dialer_(cfg_.fixed_source, cfg_.bind_address_no_port),
       random_dialer_(sim.stream(cfg_.name + "/band-aid-dialer"), cfg_.band_aid_spread) {
   scylla_.bind_clock(sim);
-  launch_ = [this](sim::Task<> body) { go_.go(std::move(body)); };
+  launch_ = [this](sim::Task<> body) {
+    // The handler that starts fetchPost goroutines may find its own process killed within the
+    // same step (a stack or buffer allocation crossed the memory limit): the dead process runs
+    // no further statement, so the handler unwinds here as the kill's cancellation would at
+    // its next suspension.
+    if (!go_.alive()) throw sim::Cancelled{};
+    go_.go(std::move(body));
+  };
   go_.retain(cfg_.baseline_live_heap_bytes);
   scylla_pool_.start(static_cast<net::OwnerId>(go_.incarnation()));
   build_client();
