@@ -31,10 +31,12 @@ struct ScyllaCluster::Op final : sim::Handler {
   Stage stage = Stage::Coordinate;
   std::uint8_t sent = 0;         // replica tasks sent
   std::uint8_t known = 0;        // replies whose instant is known
-  std::uint8_t outstanding = 0;  // replica tasks whose end a shard will report
+  std::uint8_t outstanding = 0;  // tasks (coordinator step, replicas) a shard will report
   std::uint8_t wait_for = 0;     // replies the coordinator needs
   std::uint32_t pending_events = 0;
   sim::Time finish_at = sim::kTimeMax;  // the client's answer, once decided
+  sim::Time speculate_at = sim::kTimeMax;  // a read's speculative retry, while pending
+  ShardId spare = 0;                       // the replica it would go to
   sim::Time reply_at[16];               // per slot, kTimeMax while unknown
   ShardId sent_to[16];
   sim::Duration work[16];  // for the trace
@@ -45,6 +47,8 @@ struct ScyllaCluster::Op final : sim::Handler {
       cluster->replicate(this);
     } else if (stage == Stage::Reply && !replied && s.now() == finish_at) {
       cluster->finish(this);
+    } else if (stage == Stage::Reply && !replied && s.now() == speculate_at) {
+      cluster->speculate(this);
     }
     cluster->maybe_free(this);
   }
@@ -67,7 +71,10 @@ struct ScyllaCluster::Shard final : sim::Handler {
   sim::Time event_at = sim::kTimeMax;
 
   explicit Shard(const ReactorConfig* rc) : cpu(rc) {}
+  std::uint32_t queued_events = 0;  // entries in the kernel's queue, superseded ones included
+
   void on_event(sim::Simulation& s) override {
+    --queued_events;
     if (s.now() != event_at) return;  // superseded
     event_at = sim::kTimeMax;
     cluster->on_shard_event(*this);
@@ -173,8 +180,9 @@ void ScyllaConfig::validate() const {
       read_service_mean < 0) {
     throw std::invalid_argument("scylla: delays and service times must be >= 0");
   }
-  if (write_timeout <= 0 || read_timeout <= 0) {
-    throw std::invalid_argument("scylla: write_timeout and read_timeout must be > 0");
+  if (write_timeout <= 0 || read_timeout <= 0 || speculative_retry < 0) {
+    throw std::invalid_argument(
+        "scylla: write_timeout and read_timeout must be > 0, speculative_retry >= 0");
   }
   if (rf > 16) {
     throw std::invalid_argument("scylla: replication_factor must be <= 16");
@@ -249,7 +257,7 @@ ScyllaCluster::ScyllaCluster(sim::Simulation& sim, ScyllaConfig cfg, std::uint32
 ScyllaCluster::~ScyllaCluster() {
   bool queued = free_ops_.size() != all_ops_.size() ||
                 write_wheel_->armed_at != sim::kTimeMax || read_wheel_->armed_at != sim::kTimeMax;
-  for (const Shard* sh : shards_) queued = queued || sh->event_at != sim::kTimeMax;
+  for (const Shard* sh : shards_) queued = queued || sh->queued_events != 0;
   if (queued && !sim_.shutting_down()) {
     sim_.shutdown();  // shards, timers and ops still in the queue are freed below
   }
@@ -387,6 +395,7 @@ void ScyllaCluster::wake_at_next_decision(Shard& sh) {
   const sim::Time next = sh.cpu.next_decision();
   if (next < sh.event_at) {
     sh.event_at = next;
+    ++sh.queued_events;
     sim_.schedule_at(next, sh);
   }
 }
@@ -413,12 +422,12 @@ void ScyllaCluster::on_task_done(Shard& sh, std::uint64_t cookie, sim::Time at) 
                          : (op->is_read ? "read" : "write"),
                    at, coord ? 0 : op->work[slot - 1], op->key);
   }
+  --op->outstanding;
   if (slot == 0) {
     replicate(op);
     maybe_free(op);
     return;
   }
-  --op->outstanding;
   learn_reply(op, slot - 1, at);
   maybe_free(op);
 }
@@ -536,6 +545,7 @@ void ScyllaCluster::start(Op* op) {
   const sim::Time done = sh.cpu.certain_completion(now, service);
   op->stage = Op::Stage::Replicate;
   if (done == sim::kTimeMax) {
+    ++op->outstanding;  // the op outlives a timeout until the shard has reported
     submit(sh, Group::Statement, service, op_cookie(op->index, 0));
     return;  // the shard reports when the step ends
   }
@@ -576,6 +586,18 @@ void ScyllaCluster::replicate(Op* op) {
     }
     count = std::min(count, want);
     op->wait_for = static_cast<std::uint8_t>(count);
+    op->speculate_at = sim::kTimeMax;
+    if (cfg_.speculative_retry > 0 && count < n) {
+      for (std::uint32_t i = 0; i < n; ++i) {
+        if (std::find(targets, targets + count, r[i]) == targets + count) {
+          op->spare = r[i];
+          break;
+        }
+      }
+      op->speculate_at = now + cfg_.speculative_retry;
+      ++op->pending_events;
+      sim_.schedule_at(op->speculate_at, *op);
+    }
   } else {
     std::copy(r, r + n, targets);
     count = n;
@@ -598,22 +620,43 @@ void ScyllaCluster::replicate(Op* op) {
     op->sent_to[i] = targets[i];
   }
   for (std::uint32_t i = 0; i < count; ++i) {
-    Shard& sh = *shards_[targets[i]];
-    const sim::Duration service = draw(mean) + extra;
-    op->work[i] = service;
-    if (!op->is_read) sh.rows_since_compaction += 1;
-    const sim::Time done = sh.cpu.certain_completion(now, service);
-    if (done == sim::kTimeMax) {
-      ++op->outstanding;
-      submit(sh, Group::Statement, service, op_cookie(op->index, i + 1));
-      continue;
-    }
-    submit(sh, Group::Statement, service, 0);
-    if (sim_.tracer() != nullptr) {
-      trace_shard_op(targets[i], op->is_read ? "read" : "write", done, service, op->key);
-    }
-    learn_reply(op, i, done);
+    if (!op->is_read) shards_[targets[i]]->rows_since_compaction += 1;
+    send_replica(op, i, draw(mean) + extra);
   }
+}
+
+void ScyllaCluster::send_replica(Op* op, std::uint32_t slot, sim::Duration service) {
+  const ShardId target = op->sent_to[slot];
+  Shard& sh = *shards_[target];
+  op->work[slot] = service;
+  const sim::Time done = sh.cpu.certain_completion(sim_.now(), service);
+  if (done == sim::kTimeMax) {
+    ++op->outstanding;
+    submit(sh, Group::Statement, service, op_cookie(op->index, slot + 1));
+    return;
+  }
+  submit(sh, Group::Statement, service, 0);
+  if (sim_.tracer() != nullptr) {
+    trace_shard_op(target, op->is_read ? "read" : "write", done, service, op->key);
+  }
+  learn_reply(op, slot, done);
+}
+
+void ScyllaCluster::speculate(Op* op) {
+  op->speculate_at = sim::kTimeMax;
+  const sim::Time now = sim_.now();
+  std::uint32_t arrived = 0;
+  for (std::uint32_t i = 0; i < op->sent; ++i) arrived += op->reply_at[i] <= now ? 1 : 0;
+  if (arrived >= op->wait_for || down_nodes_ > 0) return;  // (no retry to a down replica)
+  ++speculative_reads_;
+  const std::uint32_t slot = op->sent++;
+  op->sent_to[slot] = op->spare;
+  op->reply_at[slot] = sim::kTimeMax;
+  advance(op->spare, now);
+  send_replica(op, slot,
+               draw(cfg_.read_service_mean) +
+                   partitions_[op->key].read_cost_after(cfg_.timeline, op->rows,
+                                                        shards_[replicas(op->key)[0]]->purged));
 }
 
 void ScyllaCluster::learn_reply(Op* op, std::uint32_t slot, sim::Time done) {

@@ -64,6 +64,10 @@ struct ScyllaConfig {
   // Scylla's defaults: write_request_timeout_in_ms 2000, read_request_timeout_in_ms 5000.
   sim::Duration write_timeout = 2 * sim::kSecond;
   sim::Duration read_timeout = 5 * sim::kSecond;
+  // Speculative retry: a read whose CL replies have not all arrived this long after it was
+  // sent also goes to one more replica, and the first CL replies answer it. 0 = off (the
+  // default here; Scylla's table default is '99.0PERCENTILE', docs/models/scylla.md).
+  sim::Duration speculative_retry = 0;
 
   void validate() const;
   std::uint32_t total_shards() const { return nodes * shards_per_node; }
@@ -138,6 +142,7 @@ class ScyllaCluster {
   std::uint64_t write_timeouts() const { return write_timeouts_; }
   std::uint64_t read_timeouts() const { return read_timeouts_; }
   std::uint64_t compactions_done() const { return compactions_done_; }
+  std::uint64_t speculative_reads() const { return speculative_reads_; }
   // CPU each scheduling group of shard s has had (the shard run up to `now` first).
   sim::Duration group_ran(ShardId s, Group g, sim::Time now);
 
@@ -165,6 +170,10 @@ class ScyllaCluster {
   // A reply instant became known; schedules the client's answer once CL are known.
   void learn_reply(Op* op, std::uint32_t slot, sim::Time done);
   void decide(Op* op);
+  void speculate(Op* op);
+  // Queues a replica's task for the op's slot (sent_to[slot] set); learns its reply at once
+  // when its end is already certain.
+  void send_replica(Op* op, std::uint32_t slot, sim::Duration service);
   // A task with a cookie completed on a shard (exactly now).
   void on_task_done(Shard& sh, std::uint64_t cookie, sim::Time at);
   void on_shard_event(Shard& sh);
@@ -212,6 +221,7 @@ class ScyllaCluster {
   std::uint64_t write_timeouts_ = 0;
   std::uint64_t read_timeouts_ = 0;
   std::uint64_t compactions_done_ = 0;
+  std::uint64_t speculative_reads_ = 0;
   TimeoutWheel* write_wheel_ = nullptr;
   TimeoutWheel* read_wheel_ = nullptr;
   std::vector<Op*> parked_;  // Unavailable ops, retried in arrival order when a node returns
