@@ -72,6 +72,7 @@ struct ScyllaCluster::Shard final : sim::Handler {
 
   explicit Shard(const ReactorConfig* rc) : cpu(rc) {}
   std::uint32_t queued_events = 0;  // entries in the kernel's queue, superseded ones included
+  bool advancing = false;           // inside advance() for this shard
 
   void on_event(sim::Simulation& s) override {
     --queued_events;
@@ -338,6 +339,13 @@ std::uint64_t op_cookie(std::uint32_t index, std::uint32_t slot) {
 // shard's other work: the fleet background, hyper-written partitions, compaction triggers.
 void ScyllaCluster::advance(ShardId s, sim::Time now) {
   Shard& sh = *shards_[s];
+  if (sh.advancing) {
+    // Called back from a completion inside this shard's own catch-up (always at now): the
+    // outer call finishes the lazy arrivals and the wake-up.
+    run_to(sh, now);
+    return;
+  }
+  sh.advancing = true;
   std::vector<HotWriter>& hot = hot_[s];
   for (;;) {
     HotWriter* first = nullptr;
@@ -387,6 +395,7 @@ void ScyllaCluster::advance(ShardId s, sim::Time now) {
     }
   }
   run_to(sh, now);
+  sh.advancing = false;
   wake_at_next_decision(sh);
 }
 
@@ -766,9 +775,16 @@ void ScyllaCluster::trace_shard_op(ShardId s, const char* what, sim::Time done,
   const std::uint32_t core = s % cfg_.shards_per_node;
   const sim::TraceTrack track = t->thread(
       t->process(name_), "node " + std::to_string(node) + " shard " + std::to_string(core));
-  t->complete(track, what, "scylla", done - service, service,
+  // Slices are emitted in completion order; a preempted task's is clipped to start after the
+  // previous one on its shard, so a shard's track never overlaps (it shows the task's last
+  // stretch of CPU, not the slices it was cut into).
+  if (trace_end_.empty()) trace_end_.assign(shards_.size(), 0);
+  const sim::Time begin = std::max(done - service, trace_end_[s]);
+  if (begin >= done) return;
+  trace_end_[s] = done;
+  t->complete(track, what, "scylla", begin, done - begin,
               {{"partition", static_cast<std::int64_t>(key)},
-               {"queued_ns", done - service - sim_.now()}});
+               {"queued_ns", begin - sim_.now()}});
 }
 
 }  // namespace scylla

@@ -183,8 +183,8 @@ class ScyllaCluster {
   void run_to(Shard& sh, sim::Time t);
   void advance(ShardId s, sim::Time now);
   void arm(TimeoutWheel& w, Op* op, sim::Time fire_at);
-  // Records one op's work on a shard, [done - service, done], in the attached tracer (one
-  // thread track per shard; under preemption a slice stands for work spread over its span).
+  // Records one op's work on a shard, [done - service, done] clipped to the shard's previous
+  // slice, in the attached tracer (one thread track per shard).
   void trace_shard_op(ShardId s, const char* what, sim::Time done, sim::Duration service,
                       PartitionKey key);
   sim::Duration draw(sim::Duration mean);
@@ -197,6 +197,7 @@ class ScyllaCluster {
   sim::Rng& bg_rng_;  // background arrivals
   TokenRing ring_;
   std::vector<Shard*> shards_;
+  std::vector<sim::Time> trace_end_;  // per shard, the end of its last traced slice
   std::vector<std::vector<HotWriter>> hot_;  // per shard
   std::vector<TimelinePartition> partitions_;
   std::vector<ShardId> routes_;  // rf per partition; kNoRoute until computed

@@ -114,11 +114,13 @@ void Reactor::run_until(sim::Time t, F&& done) {
       const std::uint64_t cookie = task.cookie;
       g.q.pop_front();
       --queued_;
+      // The next choice is made before the callback, which may queue work here or ask for
+      // next_decision(): the running group must have a task whenever one is queued.
+      if (g.q.empty() || now_ >= slice_end_) pick();
       if (cookie != 0) {
         --cookies_;
         done(cookie, now_);
       }
-      if (g.q.empty() || now_ >= slice_end_) pick();
     } else {
       // Quota expired inside a long task: it yields to the back of its queue.
       const Task rest = task;
