@@ -551,7 +551,7 @@ void ScyllaCluster::start(Op* op) {
   advance(op->coordinator, now);
   Shard& sh = *shards_[op->coordinator];
   const sim::Duration service = draw(cfg_.coordinator_service_mean);
-  const sim::Time done = sh.cpu.certain_completion(now, service);
+  const sim::Time done = sh.cpu.certain_completion(now, Group::Statement, service);
   op->stage = Op::Stage::Replicate;
   if (done == sim::kTimeMax) {
     ++op->outstanding;  // the op outlives a timeout until the shard has reported
@@ -638,7 +638,7 @@ void ScyllaCluster::send_replica(Op* op, std::uint32_t slot, sim::Duration servi
   const ShardId target = op->sent_to[slot];
   Shard& sh = *shards_[target];
   op->work[slot] = service;
-  const sim::Time done = sh.cpu.certain_completion(sim_.now(), service);
+  const sim::Time done = sh.cpu.certain_completion(sim_.now(), Group::Statement, service);
   if (done == sim::kTimeMax) {
     ++op->outstanding;
     submit(sh, Group::Statement, service, op_cookie(op->index, slot + 1));

@@ -41,6 +41,7 @@ void Reactor::submit(sim::Time t, Group g, sim::Duration work, std::uint64_t coo
   const bool was_idle = queued_ == 0;
   const sim::Duration w = work > 0 ? work : 1;
   q.q.push_back(Task{w, cookie, w > cfg_->task_quota});
+  q.work += w;
   ++queued_;
   if (cookie != 0) ++cookies_;
   if (was_idle) {

@@ -51,11 +51,16 @@ class Reactor {
   // idle. Arrivals after now() never move it earlier: the running task is not interrupted.
   sim::Time next_decision() const;
 
-  // When a task submitted at t would complete, if that is already certain (the reactor is
-  // idle and the task fits in one quota, so nothing arriving later can cut it); else kTimeMax.
-  sim::Time certain_completion(sim::Time t, sim::Duration work) const {
-    if (queued_ != 0 || work > cfg_->task_quota) return sim::kTimeMax;
-    return (t > now_ ? t : now_) + work;
+  // When a task of group g submitted at t (the reactor run to t) would complete, if that is
+  // already certain; else kTimeMax. Certain: it fits in one quota and either the reactor is
+  // idle, or g is running and the task would end, behind g's queued work, before the quota
+  // expires -- nothing arriving later can then cut in before it.
+  sim::Time certain_completion(sim::Time t, Group g, sim::Duration work) const {
+    if (work > cfg_->task_quota) return sim::kTimeMax;
+    if (queued_ == 0) return (t > now_ ? t : now_) + work;
+    if (running_ != static_cast<int>(idx(g))) return sim::kTimeMax;
+    const sim::Time end = now_ + groups_[idx(g)].work + work;
+    return end <= slice_end_ ? end : sim::kTimeMax;
   }
 
   bool idle() const { return queued_ == 0; }
@@ -76,6 +81,7 @@ class Reactor {
     std::deque<Task> q;
     double vruntime = 0;
     sim::Duration ran = 0;
+    sim::Duration work = 0;  // left in the queue
   };
   static std::size_t idx(Group g) { return static_cast<std::size_t>(g); }
   // Chooses the group that runs from now_ (lowest vruntime; ties to the lower id), -1 if
@@ -106,6 +112,7 @@ void Reactor::run_until(sim::Time t, F&& done) {
     const sim::Time stop = end < t ? end : t;
     const sim::Duration d = stop - now_;
     task.left -= d;
+    g.work -= d;
     g.ran += d;
     g.vruntime += static_cast<double>(d) / cfg_->shares[static_cast<std::size_t>(running_)];
     now_ = stop;

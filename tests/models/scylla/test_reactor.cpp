@@ -123,7 +123,7 @@ TEST_CASE("certain_completion is exact when it answers and declines otherwise") 
   ReactorConfig rc;
   Reactor r(&rc);
   Done d;
-  const sim::Time c = r.certain_completion(5 * kMicrosecond, 40 * kMicrosecond);
+  const sim::Time c = r.certain_completion(5 * kMicrosecond, Group::Statement, 40 * kMicrosecond);
   r.submit(5 * kMicrosecond, Group::Statement, 40 * kMicrosecond, 7);
   r.run_until(10 * kMicrosecond, d);
   // Other work arriving later cannot delay it: it fits in the quota that started with it.
@@ -131,10 +131,13 @@ TEST_CASE("certain_completion is exact when it answers and declines otherwise") 
   r.run_until(kSecond, d);
   CHECK(c == 45 * kMicrosecond);
   CHECK(d.of(7) == c);
-  CHECK(r.certain_completion(kSecond, 2 * kMillisecond) == sim::kTimeMax);  // > one quota
+  CHECK(r.certain_completion(kSecond, Group::Statement, 2 * kMillisecond) ==
+        sim::kTimeMax);  // > one quota
   r.run_until(kSecond, d);
   r.submit(kSecond, Group::Statement, kMillisecond, 0);
-  CHECK(r.certain_completion(kSecond, 10 * kMicrosecond) == sim::kTimeMax);  // busy
+  // Busy with a 1 ms task that will yield at the quota: not certain in its group...
+  CHECK(r.certain_completion(kSecond, Group::Statement, 10 * kMicrosecond) == sim::kTimeMax);
+  CHECK(r.certain_completion(kSecond, Group::Compaction, 10 * kMicrosecond) == sim::kTimeMax);
   CHECK(r.next_decision() == kSecond + 500 * kMicrosecond);  // 1 ms > a quota: it yields
 }
 
@@ -150,4 +153,26 @@ TEST_CASE("a smaller task quota bounds the wait behind long work more tightly") 
     r.run_until(kSecond, d);
     CHECK(d.of(1) == quota + 20 * kMicrosecond);
   }
+}
+
+TEST_CASE("certain_completion behind short work of the running group, within the quota") {
+  ReactorConfig rc;
+  Reactor r(&rc);
+  Done d;
+  r.submit(0, Group::Statement, 100 * kMicrosecond, 1);
+  r.run_until(10 * kMicrosecond, d);
+  r.submit(10 * kMicrosecond, Group::Statement, 100 * kMicrosecond, 2);
+  // Behind 90 + 100 us of statement work: ends at 220 us, inside the 500 us quota.
+  const sim::Time c = r.certain_completion(10 * kMicrosecond, Group::Statement, 20 * kMicrosecond);
+  CHECK(c == 220 * kMicrosecond);
+  // Another group is not running: its task's end depends on the vruntimes.
+  CHECK(r.certain_completion(10 * kMicrosecond, Group::Compaction, 20 * kMicrosecond) ==
+        sim::kTimeMax);
+  // Past the quota's end it is not certain either (a group switch may come first).
+  CHECK(r.certain_completion(10 * kMicrosecond, Group::Statement, 400 * kMicrosecond) ==
+        sim::kTimeMax);
+  r.submit(10 * kMicrosecond, Group::Statement, 20 * kMicrosecond, 3);
+  r.submit(10 * kMicrosecond, Group::Compaction, 50 * kMillisecond, 0);  // cannot cut in
+  r.run_until(kSecond, d);
+  CHECK(d.of(3) == c);
 }
