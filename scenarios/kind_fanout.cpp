@@ -70,6 +70,15 @@ std::vector<sim::ParamSpec> fanout_params() {
             "hot-key detection + client caching on reads (§9)"),
       param("hotkey_ttl", ParamType::Duration, "", "1s", "client cache TTL (assumption, §9.2)",
             1, 1e15),
+      param("task_quota", ParamType::Duration, "", "500us",
+            "Seastar's task quota: long work yields to other tasks this often (--task-quota-ms)",
+            1e3, 1e10),
+      param("compaction_shares", ParamType::Double, "", "1000",
+            "compaction scheduling group's shares; statement 1000 (Scylla main.cc)", 1, 1e4),
+      param("write_timeout", ParamType::Duration, "", "2s",
+            "write_request_timeout_in_ms (Scylla default 2000)", 1e6, 1e12),
+      param("read_timeout", ParamType::Duration, "", "5s",
+            "read_request_timeout_in_ms (Scylla default 5000)", 1e6, 1e12),
   };
   // Fault hook (fuzz, timeline `set`): the first n Scylla nodes are down; ops short of CL
   // live replicas wait until enough are back (docs/models/scylla.md, "Nodes down").
@@ -104,6 +113,11 @@ class FanoutInstance final : public Instance {
     sc.placement = scylla::parse_placement(v.choice("placement"));
     sc.background_writes_per_s = v.rate_per_s("background_writes");
     sc.scale = std::min(1.0, v.real("background_scale") * ctx.scale);
+    sc.reactor.task_quota = v.duration("task_quota");
+    sc.reactor.shares[static_cast<std::size_t>(scylla::Group::Compaction)] =
+        v.real("compaction_shares");
+    sc.write_timeout = v.duration("write_timeout");
+    sc.read_timeout = v.duration("read_timeout");
     cluster_ = std::make_unique<scylla::ScyllaCluster>(
         sim_, sc, fanout::FanoutService::partitions_needed(*graph_), path() + "/scylla");
 
@@ -152,6 +166,15 @@ class FanoutInstance final : public Instance {
                          [this] { return static_cast<double>(cluster_->degraded()); });
     w.metrics().gauge_fn("scylla.down_nodes", labels,
                          [this] { return static_cast<double>(cluster_->down_nodes()); });
+    w.metrics().counter_fn("fanout.write_timeouts", labels, [this] {
+      return static_cast<double>(service_->write_timeouts());
+    });
+    w.metrics().counter_fn("scylla.write_timeouts", labels, [this] {
+      return static_cast<double>(cluster_->write_timeouts());
+    });
+    w.metrics().counter_fn("scylla.read_timeouts", labels, [this] {
+      return static_cast<double>(cluster_->read_timeouts());
+    });
     w.metrics().counter_fn("fanout.list_writes", labels,
                          [this] { return static_cast<double>(service_->list_writes()); });
     w.metrics().gauge_fn("fanout.delivered_fraction", labels, [this] {

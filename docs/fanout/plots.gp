@@ -21,7 +21,7 @@ plot "< grep ' full ' sweep.csv" using 1:9 with linespoints lw 2 title "full fan
      "< grep ' lossy ' sweep.csv" using 1:9 with linespoints lw 2 title "lossy (limit 2,000)"
 
 set output "page_cdf.png"
-set title "Page fan-out time, bots at 1,350 writes/s (flare; same seed and workload)"
+set title "Page fan-out time, bots at 2,250 writes/s (flare; same seed and workload)"
 set xlabel "page duration (ms)"
 set ylabel "fraction of pages <= x"
 set logscale x
@@ -42,7 +42,7 @@ plot "utilisation_full.csv" using 1:2 with lines lw 2 title "full fan-out", \
      "utilisation_lossy.csv" using 1:2 with lines lw 2 title "lossy"
 
 set output "pages_over_time.png"
-set title "Each page of the full fan-out, bots at 1,500 writes/s: compaction per shard vs one grid"
+set title "Each page of the full fan-out, bots at 1,530 writes/s: compaction per shard vs one grid"
 set xlabel "seconds since the post"
 set ylabel "page duration (ms)"
 set logscale y

@@ -145,6 +145,18 @@ class FanoutService::Job final : public sim::Handler,
     ++svc_.timeline_writes_;
     ++svc_.delivered_[user];
     ++report_.written;
+    next_write();
+  }
+  // Scylla answered WriteTimeout: the row may or may not be stored on some replica; the
+  // fan-out counts it as not delivered and moves on (assumption: no retry).
+  void on_timeout(sim::Simulation&, std::uint64_t, sim::Duration latency) override {
+    svc_.write_latency_.record(latency);
+    ++svc_.write_timeouts_;
+    next_write();
+  }
+
+ private:
+  void next_write() {
     --in_flight_;
     if (next_ < page_.size()) {
       issue();
@@ -153,7 +165,6 @@ class FanoutService::Job final : public sim::Handler,
     }
   }
 
- private:
   void issue() {
     const social::UserId u = page_[next_++];
     ++in_flight_;

@@ -114,6 +114,7 @@ class FanoutService {
   std::uint64_t timeline_writes() const { return timeline_writes_; }
   std::uint64_t writes_offered() const { return writes_offered_; }  // before the lossy filter
   std::uint64_t list_writes() const { return list_writes_; }
+  std::uint64_t write_timeouts() const { return write_timeouts_; }  // fan-out writes that failed
   FollowCountStore& store() { return store_; }
   const lossy::HighFollowCache& follow_cache() const { return cache_; }
   bool is_on_read_author(std::uint32_t u) const;
@@ -146,6 +147,7 @@ class FanoutService {
   std::uint64_t timeline_writes_ = 0;
   std::uint64_t writes_offered_ = 0;
   std::uint64_t list_writes_ = 0;
+  std::uint64_t write_timeouts_ = 0;
   std::vector<std::uint32_t> offered_;
   std::vector<std::uint32_t> delivered_;
   sim::Histogram page_duration_;

@@ -13,6 +13,7 @@ namespace {
 constexpr ShardId kNoRoute = std::numeric_limits<ShardId>::max();
 }
 
+// One client request. Pooled; its index in all_ops_ is in every task cookie it owns.
 struct ScyllaCluster::Op final : sim::Handler {
   enum class Stage : std::uint8_t { Coordinate, Replicate, Reply };
   ScyllaCluster* cluster = nullptr;
@@ -22,15 +23,89 @@ struct ScyllaCluster::Op final : sim::Handler {
   PartitionKey key = 0;
   ShardId coordinator = 0;
   std::uint32_t rows = 0;
+  std::uint32_t index = 0;
+  std::uint32_t epoch = 0;  // bumped when freed or parked: older timeout entries are stale
   bool is_read = false;
-  bool waited = false;  // found too few live replicas at least once
+  bool waited = false;   // found too few live replicas at least once
+  bool replied = false;  // the client has its answer (done or timed out)
   Stage stage = Stage::Coordinate;
+  std::uint8_t sent = 0;         // replica tasks sent
+  std::uint8_t known = 0;        // replies whose instant is known
+  std::uint8_t outstanding = 0;  // tasks (coordinator step, replicas) a shard will report
+  std::uint8_t wait_for = 0;     // replies the coordinator needs
+  std::uint32_t pending_events = 0;
+  sim::Time finish_at = sim::kTimeMax;  // the client's answer, once decided
+  sim::Time speculate_at = sim::kTimeMax;  // a read's speculative retry, while pending
+  ShardId spare = 0;                       // the replica it would go to
+  sim::Time reply_at[16];               // per slot, kTimeMax while unknown
+  ShardId sent_to[16];
+  sim::Duration work[16];  // for the trace
 
-  void on_event(sim::Simulation&) override {
+  void on_event(sim::Simulation& s) override {
+    --pending_events;
     if (stage == Stage::Replicate) {
       cluster->replicate(this);
-    } else {
+    } else if (stage == Stage::Reply && !replied && s.now() == finish_at) {
       cluster->finish(this);
+    } else if (stage == Stage::Reply && !replied && s.now() == speculate_at) {
+      cluster->speculate(this);
+    }
+    cluster->maybe_free(this);
+  }
+};
+
+// One shard: its reactor plus the lazily generated work nobody waits for (the fleet's
+// background, hyper-written partitions, compaction triggers). Its own event fires at the
+// reactor's next decision while a task someone waits for is queued.
+struct ScyllaCluster::Shard final : sim::Handler {
+  ScyllaCluster* cluster = nullptr;
+  ShardId id = 0;
+  Reactor cpu;
+  sim::Time next_background = sim::kTimeMax;
+  sim::Time next_compaction = sim::kTimeMax;
+  sim::Time purged = 0;               // rows shadowed before this instant are compacted away
+  sim::Time compaction_snapshot = 0;  // the running compaction's start
+  bool compacting = false;
+  double rows_since_compaction = 0;   // rows written since the running/last compaction began
+  double admitted_ns = 0;             // work offered so far
+  sim::Time event_at = sim::kTimeMax;
+
+  explicit Shard(const ReactorConfig* rc) : cpu(rc) {}
+  std::uint32_t queued_events = 0;  // entries in the kernel's queue, superseded ones included
+  bool advancing = false;           // inside advance() for this shard
+
+  void on_event(sim::Simulation& s) override {
+    --queued_events;
+    if (s.now() != event_at) return;  // superseded
+    event_at = sim::kTimeMax;
+    cluster->on_shard_event(*this);
+  }
+};
+
+// Timeouts, in deadline order (every deadline is now + the same timeout, so a FIFO is sorted).
+// One event armed at a time, at the oldest op still waiting; answered ops are dropped lazily.
+struct ScyllaCluster::TimeoutWheel final : sim::Handler {
+  struct Entry {
+    Op* op;
+    std::uint32_t epoch;
+    sim::Time fire_at;
+  };
+  ScyllaCluster* cluster = nullptr;
+  std::deque<Entry> q;
+  sim::Time armed_at = sim::kTimeMax;
+
+  static bool stale(const Entry& e) { return e.op->epoch != e.epoch || e.op->replied; }
+  void on_event(sim::Simulation& s) override {
+    if (s.now() != armed_at) return;
+    armed_at = sim::kTimeMax;
+    while (!q.empty() && (stale(q.front()) || q.front().fire_at <= s.now())) {
+      const Entry e = q.front();
+      q.pop_front();
+      if (!stale(e)) cluster->time_out(e.op);
+    }
+    if (!q.empty()) {
+      armed_at = q.front().fire_at;
+      s.schedule_at(armed_at, *this);
     }
   }
 };
@@ -77,10 +152,11 @@ std::uint32_t replies_needed(Consistency cl, std::uint32_t rf) {
 }
 
 void TimelineCostModel::validate() const {
-  if (write_service_mean <= 0 || row_scan_cost < 0 || compaction_interval <= 0) {
+  if (write_service_mean <= 0 || row_scan_cost < 0 || compaction_interval <= 0 ||
+      compaction_row_cost < 0) {
     throw std::invalid_argument(
         "scylla: timeline write_service_mean and compaction_interval must be > 0, "
-        "row_scan_cost >= 0");
+        "row_scan_cost and compaction_row_cost >= 0");
   }
 }
 
@@ -105,7 +181,15 @@ void ScyllaConfig::validate() const {
       read_service_mean < 0) {
     throw std::invalid_argument("scylla: delays and service times must be >= 0");
   }
+  if (write_timeout <= 0 || read_timeout <= 0 || speculative_retry < 0) {
+    throw std::invalid_argument(
+        "scylla: write_timeout and read_timeout must be > 0, speculative_retry >= 0");
+  }
+  if (rf > 16) {
+    throw std::invalid_argument("scylla: replication_factor must be <= 16");
+  }
   timeline.validate();
+  reactor.validate();
 }
 
 ScyllaCluster::ScyllaCluster(sim::Simulation& sim, ScyllaConfig cfg, std::uint32_t partitions,
@@ -116,7 +200,6 @@ ScyllaCluster::ScyllaCluster(sim::Simulation& sim, ScyllaConfig cfg, std::uint32
       bg_rng_(sim.stream(std::string(name) + "/background")),
       ring_(cfg_.nodes, cfg_.num_tokens, cfg_.placement == Placement::TokenRing ? cfg_.rf : 1,
             sim.stream(std::string(name) + "/tokens")),
-      shards_(cfg_.total_shards()),
       hot_(cfg_.total_shards()),
       partitions_(partitions),
       routes_(static_cast<std::size_t>(partitions) * cfg_.rf, kNoRoute),
@@ -148,20 +231,45 @@ ScyllaCluster::ScyllaCluster(sim::Simulation& sim, ScyllaConfig cfg, std::uint32
       (static_cast<double>(cfg_.timeline.write_service_mean) + amortised_trim +
        static_cast<double>(cfg_.coordinator_service_mean) / cfg_.rf) /
       cfg_.scale);
-  for (ShardQueue& q : shards_) {
-    q.next_background = bg_rate_per_ns_ > 0
-                            ? static_cast<sim::Time>(bg_rng_.exponential(1.0 / bg_rate_per_ns_))
+  shards_.reserve(cfg_.total_shards());
+  for (ShardId id = 0; id < cfg_.total_shards(); ++id) {
+    auto* sh = new Shard(&cfg_.reactor);
+    sh->cluster = this;
+    sh->id = id;
+    sh->actor_id = actor_;
+    sh->kind = sim.intern_kind(std::string(name) + ".shard");
+    sh->next_background =
+        bg_rate_per_ns_ > 0 ? static_cast<sim::Time>(bg_rng_.exponential(1.0 / bg_rate_per_ns_))
                             : sim::kTimeMax;
+    // The last compaction before the run began its job at the shard's previous trigger.
+    sh->purged = TimelinePartition::last_compaction(cfg_.timeline, 0, compaction_phase_[id]);
+    sh->next_compaction = sh->purged + cfg_.timeline.compaction_interval;
+    shards_.push_back(sh);
+  }
+  write_wheel_ = new TimeoutWheel();
+  read_wheel_ = new TimeoutWheel();
+  for (TimeoutWheel* w : {write_wheel_, read_wheel_}) {
+    w->cluster = this;
+    w->actor_id = actor_;
+    w->kind = sim.intern_kind(std::string(name) + ".timeout");
   }
 }
 
 ScyllaCluster::~ScyllaCluster() {
-  if (free_ops_.size() != all_ops_.size() && !sim_.shutting_down()) {
-    sim_.shutdown();  // writes still in flight point at ops freed below
+  bool queued = free_ops_.size() != all_ops_.size() ||
+                write_wheel_->armed_at != sim::kTimeMax || read_wheel_->armed_at != sim::kTimeMax;
+  for (const Shard* sh : shards_) queued = queued || sh->queued_events != 0;
+  if (queued && !sim_.shutting_down()) {
+    sim_.shutdown();  // shards, timers and ops still in the queue are freed below
   }
   for (Op* op : all_ops_) {
     delete op;
   }
+  for (Shard* sh : shards_) {
+    delete sh;
+  }
+  delete write_wheel_;
+  delete read_wheel_;
 }
 
 void ScyllaCluster::compute_route(PartitionKey key) {
@@ -215,46 +323,128 @@ sim::Duration ScyllaCluster::draw(sim::Duration mean) {
   return rng_.exponential_duration(mean);
 }
 
-void ScyllaCluster::advance(ShardId s, sim::Time now) {
-  ShardQueue& q = shards_[s];
-  advance_hot(s, now);
-  while (q.next_background <= now) {
-    q.admit(q.next_background, bg_rng_.exponential_duration(bg_service_mean_));
-    q.next_background += static_cast<sim::Time>(bg_rng_.exponential(1.0 / bg_rate_per_ns_)) + 1;
-  }
+void ScyllaCluster::run_to(Shard& sh, sim::Time t) {
+  sh.cpu.run_until(t, [&](std::uint64_t cookie, sim::Time at) { on_task_done(sh, cookie, at); });
 }
 
-void ScyllaCluster::advance_hot(ShardId s, sim::Time now) {
-  ShardQueue& q = shards_[s];
-  // Hyper-followed partitions on this shard, in arrival order with the shard's other work
-  // (merged by always taking the earliest pending arrival).
-  std::vector<HotWriter>& hot = hot_[s];
-  if (hot.empty()) {
+namespace {
+constexpr std::uint64_t kCompactionCookie = 1;
+constexpr std::uint64_t kSlots = 17;  // slot 0: the coordinator step; 1..16: replica i
+std::uint64_t op_cookie(std::uint32_t index, std::uint32_t slot) {
+  return 2 + static_cast<std::uint64_t>(index) * kSlots + slot;
+}
+}  // namespace
+
+// The shard's lazily generated arrivals up to `now`, each at its own instant in order with the
+// shard's other work: the fleet background, hyper-written partitions, compaction triggers.
+void ScyllaCluster::advance(ShardId s, sim::Time now) {
+  Shard& sh = *shards_[s];
+  if (sh.advancing) {
+    // Called back from a completion inside this shard's own catch-up (always at now): the
+    // outer call finishes the lazy arrivals and the wake-up.
+    run_to(sh, now);
     return;
   }
+  sh.advancing = true;
+  std::vector<HotWriter>& hot = hot_[s];
   for (;;) {
     HotWriter* first = nullptr;
     for (HotWriter& w : hot) {
-      if (w.next <= now && (first == nullptr || w.next < first->next)) {
-        first = &w;
+      if (w.next <= now && (first == nullptr || w.next < first->next)) first = &w;
+    }
+    sim::Time t = first != nullptr ? first->next : sim::kTimeMax;
+    int what = 0;  // 0 hot writer, 1 background, 2 compaction trigger
+    if (sh.next_background <= now && sh.next_background < t) {
+      t = sh.next_background;
+      what = 1;
+    }
+    if (sh.next_compaction <= now && sh.next_compaction < t) {
+      t = sh.next_compaction;
+      what = 2;
+    }
+    if (t == sim::kTimeMax) break;
+    run_to(sh, t);
+    if (what == 0) {
+      const sim::Duration trim = first->copy.write_after(cfg_.timeline, sh.purged);
+      const sim::Duration base =
+          cfg_.exponential_service ? bg_rng_.exponential_duration(cfg_.timeline.write_service_mean)
+                                   : cfg_.timeline.write_service_mean;
+      sh.rows_since_compaction += 1;
+      sh.admitted_ns += static_cast<double>(base + trim);
+      sh.cpu.submit(t, Group::Statement, base + trim, 0);
+      first->next += static_cast<sim::Time>(bg_rng_.exponential(1.0 / first->rate_per_ns)) + 1;
+    } else if (what == 1) {
+      const sim::Duration work = bg_rng_.exponential_duration(bg_service_mean_);
+      sh.rows_since_compaction += 1.0 / cfg_.scale;
+      sh.admitted_ns += static_cast<double>(work);
+      sh.cpu.submit(t, Group::Statement, work, 0);
+      sh.next_background += static_cast<sim::Time>(bg_rng_.exponential(1.0 / bg_rate_per_ns_)) + 1;
+    } else {
+      sh.next_compaction += cfg_.timeline.compaction_interval;
+      if (!sh.compacting) {
+        // A compaction of what the shard wrote since the last one; the rows it shadows are gone
+        // when it finishes. A trigger that finds one still running is skipped.
+        const auto work = static_cast<sim::Duration>(
+            sh.rows_since_compaction * static_cast<double>(cfg_.timeline.compaction_row_cost));
+        sh.compacting = true;
+        sh.compaction_snapshot = t;
+        sh.rows_since_compaction = 0;
+        sh.admitted_ns += static_cast<double>(work);
+        sh.cpu.submit(t, Group::Compaction, work, kCompactionCookie);
       }
     }
-    if (first == nullptr) {
-      break;
-    }
-    while (q.next_background <= first->next) {
-      q.admit(q.next_background, bg_rng_.exponential_duration(bg_service_mean_));
-      q.next_background +=
-          static_cast<sim::Time>(bg_rng_.exponential(1.0 / bg_rate_per_ns_)) + 1;
-    }
-    const sim::Duration trim =
-        first->copy.write(cfg_.timeline, first->next, compaction_phase_[s]);
-    const sim::Duration base = cfg_.exponential_service
-                                   ? bg_rng_.exponential_duration(cfg_.timeline.write_service_mean)
-                                   : cfg_.timeline.write_service_mean;
-    q.admit(first->next, base + trim);
-    first->next += static_cast<sim::Time>(bg_rng_.exponential(1.0 / first->rate_per_ns)) + 1;
   }
+  run_to(sh, now);
+  sh.advancing = false;
+  wake_at_next_decision(sh);
+}
+
+void ScyllaCluster::wake_at_next_decision(Shard& sh) {
+  if (sh.cpu.pending_cookies() == 0) return;
+  const sim::Time next = sh.cpu.next_decision();
+  if (next < sh.event_at) {
+    sh.event_at = next;
+    ++sh.queued_events;
+    sim_.schedule_at(next, sh);
+  }
+}
+
+void ScyllaCluster::on_shard_event(Shard& sh) { advance(sh.id, sim_.now()); }
+
+void ScyllaCluster::on_task_done(Shard& sh, std::uint64_t cookie, sim::Time at) {
+  if (cookie == kCompactionCookie) {
+    sh.compacting = false;
+    sh.purged = sh.compaction_snapshot;
+    ++compactions_done_;
+    return;
+  }
+  if (at != sim_.now()) {
+    throw std::logic_error("scylla: a waited-for task ended between the shard's wake-ups");
+  }
+  const std::uint64_t c = cookie - 2;
+  Op* op = all_ops_[c / kSlots];
+  const auto slot = static_cast<std::uint32_t>(c % kSlots);
+  if (sim_.tracer() != nullptr) {
+    const bool coord = slot == 0;
+    trace_shard_op(sh.id,
+                   coord ? (op->is_read ? "coordinate read" : "coordinate write")
+                         : (op->is_read ? "read" : "write"),
+                   at, coord ? 0 : op->work[slot - 1], op->key);
+  }
+  --op->outstanding;
+  if (slot == 0) {
+    replicate(op);
+    maybe_free(op);
+    return;
+  }
+  learn_reply(op, slot - 1, at);
+  maybe_free(op);
+}
+
+void ScyllaCluster::submit(Shard& sh, Group g, sim::Duration work, std::uint64_t cookie) {
+  sh.admitted_ns += static_cast<double>(work);
+  sh.cpu.submit(sim_.now(), g, work, cookie);
+  if (cookie != 0) wake_at_next_decision(sh);
 }
 
 ScyllaCluster::Op* ScyllaCluster::alloc_op() {
@@ -262,6 +452,7 @@ ScyllaCluster::Op* ScyllaCluster::alloc_op() {
     Op* op = new Op();
     op->cluster = this;
     op->actor_id = actor_;
+    op->index = static_cast<std::uint32_t>(all_ops_.size());
     all_ops_.push_back(op);
     return op;
   }
@@ -305,6 +496,7 @@ bool ScyllaCluster::live_or_park(Op* op, const ShardId* r, ShardId* live,
   if (n_live >= std::min(needed_, n) && n_live > 0) return true;
   if (!op->waited) ++unavailable_;
   op->waited = true;
+  ++op->epoch;  // the coordinator answered Unavailable: this attempt's timeout is void
   parked_.push_back(op);
   return false;
 }
@@ -319,6 +511,8 @@ void ScyllaCluster::set_down_nodes(std::uint32_t n) {
   retry.swap(parked_);
   for (Op* op : retry) {
     if (op->stage == Op::Stage::Replicate) {
+      arm(op->is_read ? *read_wheel_ : *write_wheel_, op,
+          sim_.now() + (op->is_read ? cfg_.read_timeout : cfg_.write_timeout) + cfg_.client_rtt);
       replicate(op);  // parked after its coordinator step
     } else {
       start(op);
@@ -326,10 +520,22 @@ void ScyllaCluster::set_down_nodes(std::uint32_t n) {
   }
 }
 
+void ScyllaCluster::arm(TimeoutWheel& w, Op* op, sim::Time fire_at) {
+  while (!w.q.empty() && TimeoutWheel::stale(w.q.front())) w.q.pop_front();
+  w.q.push_back({op, op->epoch, fire_at});
+  if (w.armed_at == sim::kTimeMax) {
+    w.armed_at = w.q.front().fire_at;
+    sim_.schedule_at(w.armed_at, w);
+  }
+}
+
 void ScyllaCluster::start(Op* op) {
   const sim::Time now = sim_.now();
   const ShardId* r = replicas(op->key);
   op->stage = Op::Stage::Coordinate;
+  op->replied = false;
+  op->finish_at = sim::kTimeMax;
+  op->sent = op->known = op->outstanding = 0;
   if (down_nodes_ == 0) {
     op->coordinator = r[cfg_.rf == 1 ? 0 : rng_.uniform_int(0, cfg_.rf - 1)];
   } else {
@@ -338,32 +544,35 @@ void ScyllaCluster::start(Op* op) {
     if (!live_or_park(op, r, live, n_live)) return;
     op->coordinator = live[n_live == 1 ? 0 : rng_.uniform_int(0, n_live - 1)];
   }
+  // The coordinator's timeout runs from when it takes the request; the client hears of it
+  // client_rtt later (the whole client round trip is on the answer path).
+  arm(op->is_read ? *read_wheel_ : *write_wheel_, op,
+      now + (op->is_read ? cfg_.read_timeout : cfg_.write_timeout) + cfg_.client_rtt);
   advance(op->coordinator, now);
+  Shard& sh = *shards_[op->coordinator];
   const sim::Duration service = draw(cfg_.coordinator_service_mean);
-  const sim::Time done = shards_[op->coordinator].admit(now, service);
+  const sim::Time done = sh.cpu.certain_completion(now, Group::Statement, service);
+  op->stage = Op::Stage::Replicate;
+  if (done == sim::kTimeMax) {
+    ++op->outstanding;  // the op outlives a timeout until the shard has reported
+    submit(sh, Group::Statement, service, op_cookie(op->index, 0));
+    return;  // the shard reports when the step ends
+  }
+  submit(sh, Group::Statement, service, 0);
   if (sim_.tracer() != nullptr) {
     trace_shard_op(op->coordinator, op->is_read ? "coordinate read" : "coordinate write", done,
                    service, op->key);
   }
-  op->stage = Op::Stage::Replicate;
   op->kind = kind_coord_;
+  ++op->pending_events;
   sim_.schedule_at(done, *op);
 }
 
 void ScyllaCluster::replicate(Op* op) {
+  if (op->replied) return;  // timed out during its coordinator step: nothing is sent
   const sim::Time now = sim_.now();
   const ShardId* r = replicas(op->key);
-  TimelinePartition& part = partitions_[op->key];
-  // One shared state stands for every replica's copy of an ordinary partition (written once
-  // per post, its shadowed rows stay few); it compacts with its first replica's shard.
-  const sim::Duration phase = compaction_phase_[r[0]];
-  const sim::Duration extra = op->is_read ? part.read_cost(cfg_.timeline, now, op->rows, phase)
-                                          : part.write(cfg_.timeline, now, phase);
-  const sim::Duration mean =
-      op->is_read ? cfg_.read_service_mean : cfg_.timeline.write_service_mean;
-  sim::Time replies[16];
   std::uint32_t n = std::min<std::uint32_t>(cfg_.rf, 16);
-  std::uint32_t wait_for = op->is_read ? std::min(needed_, n) : needed_;
   ShardId live[16];
   if (down_nodes_ > 0) {
     // A replica went down since the coordinator step: the op waits like an Unavailable one.
@@ -371,47 +580,160 @@ void ScyllaCluster::replicate(Op* op) {
     if (!live_or_park(op, r, live, n)) return;
     if (n < all) ++degraded_;
     r = live;
-    wait_for = std::min(wait_for, n);
   }
-  for (std::uint32_t i = 0; i < n; ++i) {
-    advance(r[i], now);
-    const sim::Duration service = draw(mean) + extra;
-    sim::Time done = shards_[r[i]].admit(now, service);
-    if (sim_.tracer() != nullptr) {
-      trace_shard_op(r[i], op->is_read ? "read" : "write", done, service, op->key);
-    }
-    replies[i] = r[i] == op->coordinator ? done : done + cfg_.replica_rtt;
-  }
-  // Reads go to CL replicas only (no read repair modelled); writes go to all and wait for CL.
-  sim::Time reply;
+  // Writes go to every live replica and wait for CL of them. Reads go to the CL replicas
+  // only, the coordinator's own copy first (no read repair, no speculative retry).
+  ShardId targets[16];
+  std::uint32_t count = 0;
   if (op->is_read) {
-    std::sort(replies, replies + n);
-    reply = replies[wait_for - 1];
+    const std::uint32_t want = std::min(needed_, n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (r[i] == op->coordinator) targets[count++] = r[i];
+    }
+    for (std::uint32_t i = 0; i < n && count < want; ++i) {
+      if (r[i] != op->coordinator) targets[count++] = r[i];
+    }
+    count = std::min(count, want);
+    op->wait_for = static_cast<std::uint8_t>(count);
+    op->speculate_at = sim::kTimeMax;
+    if (cfg_.speculative_retry > 0 && count < n) {
+      for (std::uint32_t i = 0; i < n; ++i) {
+        if (std::find(targets, targets + count, r[i]) == targets + count) {
+          op->spare = r[i];
+          break;
+        }
+      }
+      op->speculate_at = now + cfg_.speculative_retry;
+      ++op->pending_events;
+      sim_.schedule_at(op->speculate_at, *op);
+    }
   } else {
-    std::nth_element(replies, replies + (wait_for - 1), replies + n);
-    reply = replies[wait_for - 1];
+    std::copy(r, r + n, targets);
+    count = n;
+    op->wait_for = static_cast<std::uint8_t>(std::min(needed_, n));
   }
+  for (std::uint32_t i = 0; i < count; ++i) advance(targets[i], now);
+  TimelinePartition& part = partitions_[op->key];
+  // One shared state stands for every replica's copy of an ordinary partition (written once
+  // per post, its shadowed rows stay few); it compacts with its first replica's shard.
+  const sim::Time purged = shards_[r[0]]->purged;
+  const sim::Duration extra = op->is_read ? part.read_cost_after(cfg_.timeline, op->rows, purged)
+                                          : part.write_after(cfg_.timeline, purged);
+  const sim::Duration mean =
+      op->is_read ? cfg_.read_service_mean : cfg_.timeline.write_service_mean;
   op->stage = Op::Stage::Reply;
   op->kind = kind_reply_;
-  sim_.schedule_at(reply + cfg_.client_rtt, *op);
+  op->sent = static_cast<std::uint8_t>(count);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    op->reply_at[i] = sim::kTimeMax;
+    op->sent_to[i] = targets[i];
+  }
+  for (std::uint32_t i = 0; i < count; ++i) {
+    if (!op->is_read) shards_[targets[i]]->rows_since_compaction += 1;
+    send_replica(op, i, draw(mean) + extra);
+  }
+}
+
+void ScyllaCluster::send_replica(Op* op, std::uint32_t slot, sim::Duration service) {
+  const ShardId target = op->sent_to[slot];
+  Shard& sh = *shards_[target];
+  op->work[slot] = service;
+  const sim::Time done = sh.cpu.certain_completion(sim_.now(), Group::Statement, service);
+  if (done == sim::kTimeMax) {
+    ++op->outstanding;
+    submit(sh, Group::Statement, service, op_cookie(op->index, slot + 1));
+    return;
+  }
+  submit(sh, Group::Statement, service, 0);
+  if (sim_.tracer() != nullptr) {
+    trace_shard_op(target, op->is_read ? "read" : "write", done, service, op->key);
+  }
+  learn_reply(op, slot, done);
+}
+
+void ScyllaCluster::speculate(Op* op) {
+  op->speculate_at = sim::kTimeMax;
+  const sim::Time now = sim_.now();
+  std::uint32_t arrived = 0;
+  for (std::uint32_t i = 0; i < op->sent; ++i) arrived += op->reply_at[i] <= now ? 1 : 0;
+  if (arrived >= op->wait_for || down_nodes_ > 0) return;  // (no retry to a down replica)
+  ++speculative_reads_;
+  const std::uint32_t slot = op->sent++;
+  op->sent_to[slot] = op->spare;
+  op->reply_at[slot] = sim::kTimeMax;
+  advance(op->spare, now);
+  send_replica(op, slot,
+               draw(cfg_.read_service_mean) +
+                   partitions_[op->key].read_cost_after(cfg_.timeline, op->rows,
+                                                        shards_[replicas(op->key)[0]]->purged));
+}
+
+void ScyllaCluster::learn_reply(Op* op, std::uint32_t slot, sim::Time done) {
+  op->reply_at[slot] = op->sent_to[slot] == op->coordinator ? done : done + cfg_.replica_rtt;
+  ++op->known;
+  decide(op);
+}
+
+// Once CL replies are known, the answer leaves at the CL-th earliest of them. Every reply is
+// learned no later than it arrives, so a later-learned one can only move the answer earlier;
+// the op then keeps the earliest answer and ignores the events it superseded.
+void ScyllaCluster::decide(Op* op) {
+  if (op->replied || op->known < op->wait_for) return;
+  sim::Time t[16];
+  std::uint32_t m = 0;
+  for (std::uint32_t i = 0; i < op->sent; ++i) {
+    if (op->reply_at[i] != sim::kTimeMax) t[m++] = op->reply_at[i];
+  }
+  std::nth_element(t, t + (op->wait_for - 1), t + m);
+  const sim::Time answer = t[op->wait_for - 1] + cfg_.client_rtt;
+  const sim::Time deadline =
+      op->start + (op->is_read ? cfg_.read_timeout : cfg_.write_timeout) + cfg_.client_rtt;
+  if (answer >= op->finish_at || answer > deadline) return;  // the timeout answers instead
+  op->finish_at = answer;
+  ++op->pending_events;
+  sim_.schedule_at(answer, *op);
 }
 
 void ScyllaCluster::finish(Op* op) {
   const sim::Duration latency = sim_.now() - op->start;
+  op->replied = true;
   if (op->is_read) {
     read_latency_.record(latency);
   } else {
     write_latency_.record(latency);
     ++writes_done_;
   }
-  free_ops_.push_back(op);
   op->sink->on_done(sim_, op->tag, latency);
+}
+
+void ScyllaCluster::time_out(Op* op) {
+  op->replied = true;
+  if (op->is_read) {
+    ++read_timeouts_;
+  } else {
+    ++write_timeouts_;
+  }
+  op->sink->on_timeout(sim_, op->tag, sim_.now() - op->start);
+  maybe_free(op);
+}
+
+void ScyllaCluster::maybe_free(Op* op) {
+  if (!op->replied || op->pending_events != 0 || op->outstanding != 0) return;
+  ++op->epoch;
+  op->replied = false;  // a fresh op for alloc_op; epoch marks old timeout entries stale
+  op->pending_events = 0;
+  free_ops_.push_back(op);
+}
+
+sim::Duration ScyllaCluster::group_ran(ShardId s, Group g, sim::Time now) {
+  advance(s, now);
+  return shards_.at(s)->cpu.ran(g);
 }
 
 void ScyllaCluster::reset_window(sim::Time now) {
   for (ShardId s = 0; s < shards_.size(); ++s) {
     advance(s, now);
-    window_busy_[s] = shards_[s].busy_ns();
+    window_busy_[s] = shards_[s]->admitted_ns;
   }
   window_start_ = now;
 }
@@ -421,12 +743,12 @@ double ScyllaCluster::utilisation(ShardId s, sim::Time now) {
   if (now <= window_start_) {
     return 0.0;
   }
-  return (shards_[s].busy_ns() - window_busy_[s]) / static_cast<double>(now - window_start_);
+  return (shards_[s]->admitted_ns - window_busy_[s]) / static_cast<double>(now - window_start_);
 }
 
 double ScyllaCluster::busy_ns(ShardId s, sim::Time now) {
   advance(s, now);
-  return shards_.at(s).busy_ns();
+  return shards_.at(s)->admitted_ns;
 }
 
 std::vector<double> ScyllaCluster::utilisations(sim::Time now) {
@@ -453,9 +775,16 @@ void ScyllaCluster::trace_shard_op(ShardId s, const char* what, sim::Time done,
   const std::uint32_t core = s % cfg_.shards_per_node;
   const sim::TraceTrack track = t->thread(
       t->process(name_), "node " + std::to_string(node) + " shard " + std::to_string(core));
-  t->complete(track, what, "scylla", done - service, service,
+  // Slices are emitted in completion order; a preempted task's is clipped to start after the
+  // previous one on its shard, so a shard's track never overlaps (it shows the task's last
+  // stretch of CPU, not the slices it was cut into).
+  if (trace_end_.empty()) trace_end_.assign(shards_.size(), 0);
+  const sim::Time begin = std::max(done - service, trace_end_[s]);
+  if (begin >= done) return;
+  trace_end_[s] = done;
+  t->complete(track, what, "scylla", begin, done - begin,
               {{"partition", static_cast<std::int64_t>(key)},
-               {"queued_ns", done - service - sim_.now()}});
+               {"queued_ns", begin - sim_.now()}});
 }
 
 }  // namespace scylla

@@ -2,20 +2,26 @@
 // A Scylla cluster of nodes x shards serving timeline partitions (one per user).
 //
 // A write: the shard-aware driver sends it to a random replica's owning shard, which acts as
-// coordinator (CQL work on that shard's queue); the coordinator forwards to all RF replicas and
-// answers once CL of them have replied (domain.md §7.4, §7.5). Each replica's shard queues the
-// write plus any trim it triggers (TimelinePartition). Two kernel events per write (coordinator
-// done, reply), no coroutine: a 2M-follower fan-out is millions of writes.
+// coordinator (CQL work on that shard's CPU); the coordinator forwards to all RF replicas and
+// answers once CL of them have replied (domain.md §7.4, §7.5); a read goes to the CL replicas
+// only (the coordinator's own first). Each shard is a Seastar reactor (reactor.hpp): statement
+// work, compaction and streaming in scheduling groups with shares, cut at the task quota.
+// An op fails with a timeout when CL replies have not come within write_timeout (2 s) /
+// read_timeout (5 s) of the coordinator taking it (scylla.yaml write_request_timeout_in_ms,
+// read_request_timeout_in_ms). Usually two kernel events per write (coordinator done, reply):
+// a task that finds its shard idle and fits in a quota completes at a known instant; a shard
+// with work of unknown end wakes itself at its next scheduling decision.
 //
 // Network delays are constant and added on the reply path, so every shard sees arrivals in
 // the order they were issued; a remote replica thus starts its work replica_rtt/2 earlier than
 // it would in reality (docs/models/scylla.md states the approximation).
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "models/scylla/shard_queue.hpp"
+#include "models/scylla/reactor.hpp"
 #include "models/scylla/timeline_partition.hpp"
 #include "models/scylla/token_ring.hpp"
 #include "sim/histogram.hpp"
@@ -54,6 +60,14 @@ struct ScyllaConfig {
   double background_writes_per_s = 0.0;
   double scale = 0.01;
   double hot_utilisation = 0.8;  // a shard busier than this over a window is "hot" (docs)
+  ReactorConfig reactor;          // task quota and scheduling-group shares
+  // Scylla's defaults: write_request_timeout_in_ms 2000, read_request_timeout_in_ms 5000.
+  sim::Duration write_timeout = 2 * sim::kSecond;
+  sim::Duration read_timeout = 5 * sim::kSecond;
+  // Speculative retry: a read whose CL replies have not all arrived this long after it was
+  // sent also goes to one more replica, and the first CL replies answer it. 0 = off (the
+  // default here; Scylla's table default is '99.0PERCENTILE', docs/models/scylla.md).
+  sim::Duration speculative_retry = 0;
 
   void validate() const;
   std::uint32_t total_shards() const { return nodes * shards_per_node; }
@@ -66,6 +80,12 @@ class WriteSink {
  public:
   virtual ~WriteSink() = default;
   virtual void on_done(sim::Simulation& sim, std::uint64_t tag, sim::Duration latency) = 0;
+  // The coordinator answered WriteTimeout/ReadTimeout: fewer than CL replicas replied within
+  // the timeout. Default: the caller moves on as after a completion (a driver that gives up);
+  // a sink that counts what was stored overrides it.
+  virtual void on_timeout(sim::Simulation& sim, std::uint64_t tag, sim::Duration latency) {
+    on_done(sim, tag, latency);
+  }
 };
 
 class ScyllaCluster {
@@ -119,9 +139,17 @@ class ScyllaCluster {
   TimelinePartition& partition(PartitionKey k) { return partitions_.at(k); }
   std::uint32_t partitions() const { return static_cast<std::uint32_t>(partitions_.size()); }
   std::uint64_t writes_done() const { return writes_done_; }
+  std::uint64_t write_timeouts() const { return write_timeouts_; }
+  std::uint64_t read_timeouts() const { return read_timeouts_; }
+  std::uint64_t compactions_done() const { return compactions_done_; }
+  std::uint64_t speculative_reads() const { return speculative_reads_; }
+  // CPU each scheduling group of shard s has had (the shard run up to `now` first).
+  sim::Duration group_ran(ShardId s, Group g, sim::Time now);
 
  private:
   struct Op;
+  struct Shard;
+  struct TimeoutWheel;
   // The fleet's writes into one hyper-followed partition, as seen by one replica shard (each
   // replica keeps its own copy of the partition, hence its own trim state).
   struct HotWriter {
@@ -131,16 +159,34 @@ class ScyllaCluster {
     TimelinePartition copy;
   };
   friend struct Op;
+  friend struct Shard;
+  friend struct TimeoutWheel;
 
   void start(Op* op);
   void replicate(Op* op);
   void finish(Op* op);
+  void time_out(Op* op);
+  void maybe_free(Op* op);
+  // A reply instant became known; schedules the client's answer once CL are known.
+  void learn_reply(Op* op, std::uint32_t slot, sim::Time done);
+  void decide(Op* op);
+  void speculate(Op* op);
+  // Queues a replica's task for the op's slot (sent_to[slot] set); learns its reply at once
+  // when its end is already certain.
+  void send_replica(Op* op, std::uint32_t slot, sim::Duration service);
+  // A task with a cookie completed on a shard (exactly now).
+  void on_task_done(Shard& sh, std::uint64_t cookie, sim::Time at);
+  void on_shard_event(Shard& sh);
+  void wake_at_next_decision(Shard& sh);
+  // Queues work on shard s at now (run up to now first); cookie 0 = nobody waits for it.
+  void submit(Shard& sh, Group g, sim::Duration work, std::uint64_t cookie);
+  void run_to(Shard& sh, sim::Time t);
   void advance(ShardId s, sim::Time now);
-  // Records one op's work on a shard, [done - service, done], in the attached tracer: a shard
-  // serves in FIFO order, so its slices never overlap (one thread track per shard).
+  void arm(TimeoutWheel& w, Op* op, sim::Time fire_at);
+  // Records one op's work on a shard, [done - service, done] clipped to the shard's previous
+  // slice, in the attached tracer (one thread track per shard).
   void trace_shard_op(ShardId s, const char* what, sim::Time done, sim::Duration service,
                       PartitionKey key);
-  void advance_hot(ShardId s, sim::Time now);
   sim::Duration draw(sim::Duration mean);
   Op* alloc_op();
   void compute_route(PartitionKey key);
@@ -150,7 +196,8 @@ class ScyllaCluster {
   sim::Rng& rng_;     // service times, coordinator choice
   sim::Rng& bg_rng_;  // background arrivals
   TokenRing ring_;
-  std::vector<ShardQueue> shards_;
+  std::vector<Shard*> shards_;
+  std::vector<sim::Time> trace_end_;  // per shard, the end of its last traced slice
   std::vector<std::vector<HotWriter>> hot_;  // per shard
   std::vector<TimelinePartition> partitions_;
   std::vector<ShardId> routes_;  // rf per partition; kNoRoute until computed
@@ -172,6 +219,12 @@ class ScyllaCluster {
   std::uint32_t down_nodes_ = 0;
   std::uint64_t unavailable_ = 0;
   std::uint64_t degraded_ = 0;
+  std::uint64_t write_timeouts_ = 0;
+  std::uint64_t read_timeouts_ = 0;
+  std::uint64_t compactions_done_ = 0;
+  std::uint64_t speculative_reads_ = 0;
+  TimeoutWheel* write_wheel_ = nullptr;
+  TimeoutWheel* read_wheel_ = nullptr;
   std::vector<Op*> parked_;  // Unavailable ops, retried in arrival order when a node returns
   bool node_down(ShardId s) const { return s / cfg_.shards_per_node < down_nodes_; }
   // The live replicas of `r` into `live` (at most 16); how many. False: fewer than CL needs,

@@ -26,6 +26,10 @@ struct TimelineCostModel {
   // shard. `aligned_compaction` puts every shard on one grid (phase 0), the earlier model kept
   // for comparison: it makes all hot shards cool at the same instant (docs/fanout.md).
   bool aligned_compaction = false;
+  // The CPU a compaction spends per row written on its shard since the previous one
+  // (assumption: the order of row_scan_cost; STCS rewrites a row a few times, each a merge
+  // step of well under a microsecond). The job runs in the compaction scheduling group.
+  sim::Duration compaction_row_cost = sim::kMicrosecond;
 
   void validate() const;
 };
@@ -33,9 +37,14 @@ struct TimelineCostModel {
 class TimelinePartition {
  public:
   // Applies one write at `now` and returns the trim cost it triggers (0 for most writes).
-  // `phase` is the compaction phase of the shard holding this copy.
+  // `phase` is the compaction phase of the shard holding this copy (periodic purges).
   sim::Duration write(const TimelineCostModel& m, sim::Time now, sim::Duration phase = 0) {
-    compact_if_due(m, now, phase);
+    return write_after(m, last_compaction(m, now, phase));
+  }
+  // The same with the instant of the last compaction that finished on the holding shard
+  // (`purged`: rows shadowed before it are gone) -- the cluster runs compaction as work.
+  sim::Duration write_after(const TimelineCostModel& m, sim::Time purged) {
+    purge(purged);
     ++live_;
     if (live_ <= m.target_rows + m.trim_slack_rows) {
       return 0;
@@ -49,7 +58,11 @@ class TimelinePartition {
   // A read of `rows` rows scans past the shadowed ones too.
   sim::Duration read_cost(const TimelineCostModel& m, sim::Time now, std::uint32_t rows,
                           sim::Duration phase = 0) {
-    compact_if_due(m, now, phase);
+    return read_cost_after(m, rows, last_compaction(m, now, phase));
+  }
+  sim::Duration read_cost_after(const TimelineCostModel& m, std::uint32_t rows,
+                                sim::Time purged) {
+    purge(purged);
     return m.row_scan_cost * static_cast<sim::Duration>(rows + shadowed_);
   }
 
@@ -68,7 +81,7 @@ class TimelinePartition {
   std::uint32_t live_rows() const { return live_; }
   std::uint32_t shadowed_rows() const { return shadowed_; }
 
- private:
+ 
   // Compaction instants of a shard are phase + k * interval (k any integer); the latest <= now.
   static sim::Time last_compaction(const TimelineCostModel& m, sim::Time now,
                                    sim::Duration phase) {
@@ -76,9 +89,9 @@ class TimelinePartition {
     const sim::Duration since = ((now - phase) % i + i) % i;
     return now - since;
   }
-  void compact_if_due(const TimelineCostModel& m, sim::Time now, sim::Duration phase) {
-    // Compaction's own CPU cost is not modelled, only that it purges the shadowed rows.
-    const sim::Time epoch = last_compaction(m, now, phase);
+
+ private:
+  void purge(sim::Time epoch) {
     if (epoch > compacted_at_) {
       shadowed_ = 0;
       compacted_at_ = epoch;

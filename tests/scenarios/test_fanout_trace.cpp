@@ -1,5 +1,5 @@
 // A trace of the celebrity fan-out's first two minutes: the Scylla cluster is a process with one
-// thread track per shard (a FIFO server: its slices never overlap), the fan-out service one
+// thread track per shard (its slices never overlap, preempted tasks clipped), the fan-out service one
 // with lanes of timeline reads and post fan-outs; valid trace-event JSON, fingerprint unchanged.
 #include <catch2/catch.hpp>
 

@@ -34,7 +34,7 @@ TEST_CASE("figures: lossy vs full over the bots' timeline write rate", "[.figure
   sweep << "# bot_writes_per_s policy steady_mean_us steady_p99_ms steady_p999_ms "
            "steady_p9999_ms page_p50_ms page_p99_ms post_s write_p99_ms hot_shards "
            "hot_window_max delivered_fraction\n";
-  for (double ppf : {0.003, 0.0035, 0.0037, 0.004, 0.0042, 0.0045, 0.005}) {
+  for (double ppf : {0.0045, 0.0046, 0.0048, 0.0051, 0.006, 0.0075, 0.009}) {
     for (auto pol : {FanoutPolicy::Full, FanoutPolicy::Lossy}) {
       ExperimentResult r = run_experiment(g, mixed(pol, ppf));
       const sim::Histogram& w = r.steady_write_latency;
@@ -49,12 +49,12 @@ TEST_CASE("figures: lossy vs full over the bots' timeline write rate", "[.figure
       sweep << line << std::flush;
       std::fputs(line, stdout);
       std::fflush(stdout);
-      if (ppf == 0.0045) {  // the "flare" workload of test_lossy_vs_full.cpp
+      if (ppf == 0.0075) {  // the "flare" workload of test_lossy_vs_full.cpp
         const std::string name(policy_name(pol));
         std::ofstream util(out_dir() + "utilisation_" + name + ".csv");
         std::vector<double> u = r.utilisation_during;
         std::sort(u.rbegin(), u.rend());
-        util << "# rank utilisation (whole fan-out, bots at 1,350 writes/s)\n";
+        util << "# rank utilisation (whole fan-out, bots at 2,250 writes/s)\n";
         for (std::size_t i = 0; i < u.size(); ++i) {
           util << i << ' ' << u[i] << '\n';
         }
@@ -70,17 +70,17 @@ TEST_CASE("figures: lossy vs full over the bots' timeline write rate", "[.figure
       }
     }
   }
-  // Pages over time, full fan-out at 1,500 writes/s: per-shard compaction vs one global grid.
+  // Pages over time, full fan-out at 1,530 writes/s: per-shard compaction vs one global grid.
   for (bool aligned : {false, true}) {
-    ExperimentSpec spec = mixed(FanoutPolicy::Full, 0.005);
+    ExperimentSpec spec = mixed(FanoutPolicy::Full, 0.0051);
     spec.scylla.timeline.aligned_compaction = aligned;
     ExperimentResult r = run_experiment(g, spec);
     std::ofstream pages(out_dir() + (aligned ? "pages_aligned.csv" : "pages_per_shard.csv"));
-    pages << "# seconds_since_post page_duration_ms (full fan-out, bots at 1,500 writes/s)\n";
+    pages << "# seconds_since_post page_duration_ms (full fan-out, bots at 1,530 writes/s)\n";
     for (const auto& p : r.page_log) {
       pages << sim::to_seconds(p.start - spec.warmup) << ' ' << p.duration / 1e6 << '\n';
     }
-    std::printf("1500/s full, %s compaction: post %.1f s, steady P99 %.1f ms\n",
+    std::printf("1530/s full, %s compaction: post %.1f s, steady P99 %.1f ms\n",
                 aligned ? "aligned" : "per-shard", r.post_duration.max() / 1e9,
                 r.steady_write_latency.quantile(0.99) / 1e6);
   }

@@ -2,11 +2,14 @@
 //
 // Two workloads, both the celebrity graph with six accounts following 300,000 and the fleet's
 // background (half the busy-hour 1M writes/s, scaled 1/10); they differ only in how active the
-// bots' followees are (assumption, docs/fanout.md), i.e. how hard the bots' timelines are written:
-//   p99_15ms - 1,110 writes/s per bot timeline: the cluster's steady write P99 is the write-up's
-//              "up to 15 ms", with hot shards present;
-//   flare    - 1,350 writes/s: P99.9 beyond 1 s, the write-up's "P99.9 ... > 1 second" case, where
-//              a large account's fan-out takes the "5-10 minutes" the write-up reports.
+// bots' followees are (assumption, docs/fanout.md), i.e. how hard the bots' timelines are written.
+// Shards are Seastar reactors (docs/models/scylla.md), so long trims yield every 0.5 ms:
+//   p99_15ms - 1,380 writes/s per bot timeline: the cluster's steady write P99 is the write-up's
+//              "up to 15 ms", with hot shards present (picked by the steady tail, before the post);
+//   flare    - 2,250 writes/s: the lowest rate of the sweep (docs/fanout.md, "Regimes") at which
+//              the full fan-out takes minutes -- a CALIBRATION to "5-10 minutes": this workload
+//              cannot validate that figure, only what else holds where it does. There the pages
+//              end at Scylla's 2 s write timeout, not at their slowest success.
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <map>
@@ -18,8 +21,8 @@ using namespace fanout;
 
 namespace {
 
-constexpr double kP99At15ms = 0.0037;  // x 300,000 follows = 1,110 writes/s per bot timeline
-constexpr double kFlare = 0.0045;      // 1,350 writes/s
+constexpr double kP99At15ms = 0.0046;  // x 300,000 follows = 1,380 writes/s per bot timeline
+constexpr double kFlare = 0.0075;      // 2,250 writes/s
 
 ExperimentSpec mixed(FanoutPolicy policy, double posts_per_followed_s) {
   ExperimentSpec spec;
@@ -61,19 +64,24 @@ void print(const char* name, const ExperimentResult& f, const ExperimentResult& 
 
 }  // namespace
 
-TEST_CASE("flare: the slowest write stretches every page, the full fan-out takes minutes",
+TEST_CASE("flare: pages end at the write timeout, the full fan-out takes minutes",
           FANOUT_HEAVY) {
   const ExperimentResult& r = run_cached(FanoutPolicy::Full, kFlare);
   const auto& g = fanout_test::celebrity_graph();
-  CHECK(r.posts.at(0).written == g.follower_count(g.id_of("celebrity")));
-  // The workload: P99.9 of the cluster's writes beyond a second, before the post.
-  CHECK(r.steady_write_latency.quantile(0.999) > sim::kSecond);
+  const auto offered = g.follower_count(g.id_of("celebrity"));
+  // The workload: a steady write P99 beyond 100 ms, before the post.
+  CHECK(r.steady_write_latency.quantile(0.99) > 100 * sim::kMillisecond);
   CHECK(r.hot_shards_before >= 1);
   CHECK(r.hot_shards_during >= 6);  // the bots' replica shards (3 x 6, some may coincide)
-  // A page of 10,000 writes ends with its slowest: ~10 rounds of ~0.6 ms would be ~6 ms.
-  CHECK(r.page_duration.quantile(0.5) > 100 * 6 * sim::kMillisecond);
-  CHECK(r.page_duration.quantile(0.5) > r.steady_write_latency.quantile(0.999) / 2);
+  // A page of 10,000 writes ends with its slowest; here that is a write Scylla gave up on at
+  // 2 s (+ the client's round trip): the page takes the timeout, and the write is lost.
+  const scylla::ScyllaConfig sc;
+  CHECK(r.page_duration.quantile(0.5) >= sc.write_timeout);
+  CHECK(r.page_duration.quantile(0.99) < sc.write_timeout + 100 * sim::kMillisecond);
+  CHECK(r.posts.at(0).written < offered);  // timed-out writes are not delivered
   CHECK(r.post_duration.max() > 5 * sim::kMinute);
+  // ... and the timeout bounds it: 201 pages x (2 s + a fetch) ~ 6.9 min.
+  CHECK(r.post_duration.max() < 201 * (sc.write_timeout + 20 * sim::kMillisecond));
 }
 
 TEST_CASE("flare: lossy cuts page P99 > 90 %, post > 96 %, no hot shard, bots pay",
@@ -89,6 +97,7 @@ TEST_CASE("flare: lossy cuts page P99 > 90 %, post > 96 %, no hot shard, bots pa
   const auto& g = fanout_test::celebrity_graph();
   CHECK(l.delivery.writes_fraction < 1.0);
   CHECK(l.delivery.writes_fraction > 0.99999);
+  CHECK(f.delivery.writes_fraction < l.delivery.writes_fraction);  // full loses to timeouts
   std::uint64_t short_users = 0;
   for (social::UserId u = 0; u < g.users(); ++u) {
     if (l.offered[u] > l.delivered[u]) {
@@ -97,7 +106,6 @@ TEST_CASE("flare: lossy cuts page P99 > 90 %, post > 96 %, no hot shard, bots pa
     }
   }
   CHECK(short_users == l.delivery.users_short);
-  CHECK(f.delivery.users_short == 0);
 }
 
 TEST_CASE("P99 at 15 ms: hot shards, but no minutes, and the 96 % does not emerge",
@@ -107,10 +115,11 @@ TEST_CASE("P99 at 15 ms: hot shards, but no minutes, and the 96 % does not emerg
   print("p99_15ms", f, l);
   CHECK(f.steady_write_latency.quantile(0.99) > 10 * sim::kMillisecond);
   CHECK(f.steady_write_latency.quantile(0.99) < 25 * sim::kMillisecond);
+  CHECK(f.delivery.users_short == 0);  // no timeouts in this regime
   CHECK(f.hot_shards_during >= 1);
   CHECK(l.hot_shards_during == 0);
   // The page waits for its slowest write, ~the P99.99 (one in 10,000): tens of ms here, so 201
-  // pages add up to seconds, not minutes (docs/fanout.md: minutes need P99.9 > ~1 s).
+  // pages add up to seconds, not minutes (docs/fanout.md: minutes need pages of ~1-2 s).
   CHECK(f.post_duration.max() < sim::kMinute);
   CHECK(cut(l.post_duration.max(), f.post_duration.max()) > 0.5);
   CHECK(cut(l.post_duration.max(), f.post_duration.max()) < 0.96);

@@ -1,0 +1,81 @@
+#include "models/scylla/reactor.hpp"
+
+#include <stdexcept>
+
+namespace scylla {
+
+const char* group_name(Group g) {
+  switch (g) {
+    case Group::Statement:
+      return "statement";
+    case Group::Compaction:
+      return "compaction";
+    case Group::Streaming:
+      return "streaming";
+  }
+  return "?";
+}
+
+void ReactorConfig::validate() const {
+  if (task_quota <= 0) {
+    throw std::invalid_argument("scylla: task_quota must be > 0");
+  }
+  for (double s : shares) {
+    if (!(s >= 1.0)) {  // Seastar floors shares at 1
+      throw std::invalid_argument("scylla: scheduling group shares must be >= 1");
+    }
+  }
+}
+
+void Reactor::submit(sim::Time t, Group g, sim::Duration work, std::uint64_t cookie) {
+  if (t > now_) {
+    // The owner ran us to t first; an idle reactor simply jumps.
+    if (queued_ != 0) throw std::logic_error("scylla reactor: submit ahead of run_until");
+    now_ = t;
+  }
+  Queue& q = groups_[idx(g)];
+  if (q.q.empty() && q.vruntime < last_vruntime_) {
+    // Waking from idle: no credit for the time it had nothing to run.
+    q.vruntime = last_vruntime_;
+  }
+  const bool was_idle = queued_ == 0;
+  const sim::Duration w = work > 0 ? work : 1;
+  q.q.push_back(Task{w, cookie, w > cfg_->task_quota});
+  q.work += w;
+  ++queued_;
+  if (cookie != 0) ++cookies_;
+  if (was_idle) {
+    slice_end_ = now_ + cfg_->task_quota;  // a fresh run_some_tasks() period
+    pick();
+  }
+}
+
+void Reactor::pick() {
+  int best = -1;
+  for (std::size_t i = 0; i < kGroups; ++i) {
+    if (groups_[i].q.empty()) continue;
+    if (best < 0 || groups_[i].vruntime < groups_[static_cast<std::size_t>(best)].vruntime) {
+      best = static_cast<int>(i);
+    }
+  }
+  running_ = best;
+  if (best < 0) return;
+  if (now_ >= slice_end_) slice_end_ = now_ + cfg_->task_quota;
+  const double v = groups_[static_cast<std::size_t>(best)].vruntime;
+  if (v > last_vruntime_) last_vruntime_ = v;
+}
+
+sim::Time Reactor::piece_end() const {
+  const Task& task = groups_[static_cast<std::size_t>(running_)].q.front();
+  const sim::Time full = now_ + task.left;
+  if (!task.yields) return full;
+  // A task cannot be cut before it starts: at least 1 ns of progress per piece.
+  const sim::Time quota = slice_end_ > now_ ? slice_end_ : now_ + 1;
+  return full < quota ? full : quota;
+}
+
+sim::Time Reactor::next_decision() const {
+  return queued_ == 0 ? sim::kTimeMax : piece_end();
+}
+
+}  // namespace scylla
