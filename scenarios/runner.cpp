@@ -505,7 +505,7 @@ std::vector<InvariantResult> ScenarioRun::check_invariants(bool ticking) {
   }
   for (const auto& [path, inst] : world_->instances()) {
     for (auto& inv : inst->invariants()) {
-      if (ticking && inv.end_only) continue;
+      if (ticking && (inv.end_only || !wanted(inv.name))) continue;
       out.push_back({inv.name, path, inv.check()});
     }
   }

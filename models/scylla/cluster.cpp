@@ -169,6 +169,7 @@ void ScyllaCluster::compute_route(PartitionKey key) {
   if (cfg_.placement == Placement::ShuffleShard) {
     auto set = shuffle_shard_set(key, cfg_.rf, cfg_.total_shards());
     std::copy(set.begin(), set.end(), out);
+    note_route(key, out);
     return;
   }
   const Token t = bigint_token(key);
@@ -177,6 +178,7 @@ void ScyllaCluster::compute_route(PartitionKey key) {
   for (std::uint32_t i = 0; i < cfg_.rf; ++i) {
     out[i] = nodes[i] * cfg_.shards_per_node + core;  // same core index on every replica
   }
+  note_route(key, out);
 }
 
 const ShardId* ScyllaCluster::replicas(PartitionKey key) {
@@ -373,6 +375,8 @@ void ScyllaCluster::replicate(Op* op) {
     r = live;
     wait_for = std::min(wait_for, n);
   }
+  ++replicated_ops_;
+  replica_ops_ += n;
   for (std::uint32_t i = 0; i < n; ++i) {
     advance(r[i], now);
     const sim::Duration service = draw(mean) + extra;

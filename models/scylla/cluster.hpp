@@ -119,6 +119,9 @@ class ScyllaCluster {
   TimelinePartition& partition(PartitionKey k) { return partitions_.at(k); }
   std::uint32_t partitions() const { return static_cast<std::uint32_t>(partitions_.size()); }
   std::uint64_t writes_done() const { return writes_done_; }
+  // Every shard's queue conserves work; no op reached more than RF replicas
+  // (cluster_check.cpp). "" or the first breach.
+  std::string check_invariants() const;
 
  private:
   struct Op;
@@ -172,6 +175,10 @@ class ScyllaCluster {
   std::uint32_t down_nodes_ = 0;
   std::uint64_t unavailable_ = 0;
   std::uint64_t degraded_ = 0;
+  std::uint64_t replica_ops_ = 0;     // replica admissions by replicate()
+  std::uint64_t replicated_ops_ = 0;  // ops replicate() sent to their replicas
+  std::string route_error_;           // the first route with a shard twice (cluster_check.cpp)
+  void note_route(PartitionKey key, const ShardId* route);
   std::vector<Op*> parked_;  // Unavailable ops, retried in arrival order when a node returns
   bool node_down(ShardId s) const { return s / cfg_.shards_per_node < down_nodes_; }
   // The live replicas of `r` into `live` (at most 16); how many. False: fewer than CL needs,

@@ -18,6 +18,9 @@ class ShardQueue {
   // completes.
   sim::Time admit(sim::Time arrival, sim::Duration service) {
     const sim::Time start = arrival > busy_until_ ? arrival : busy_until_;
+    idle_ns_ += start - busy_until_;  // the server sat idle until this arrival
+    out_of_order_ = out_of_order_ || arrival < last_arrival_;
+    last_arrival_ = arrival;
     busy_until_ = start + service;
     busy_ns_ += service;
     ++ops_;
@@ -29,6 +32,16 @@ class ShardQueue {
   sim::Duration backlog_at(sim::Time t) const { return busy_until_ > t ? busy_until_ - t : 0; }
   double busy_ns() const { return busy_ns_; }
   std::uint64_t ops() const { return ops_; }
+  // Work conservation (Lindley): the server is busy until exactly its idle time plus every
+  // service admitted, so no admitted work was lost or invented; and arrivals came in order.
+  // "" or what is off (scylla/cluster_check.cpp checks every shard).
+  const char* conservation_error() const {
+    if (out_of_order_) return "an arrival earlier than the one before it";
+    if (static_cast<double>(busy_until_) != static_cast<double>(idle_ns_) + busy_ns_) {
+      return "busy_until != idle time + admitted work";
+    }
+    return "";
+  }
 
   // Lazy background state, driven by ScyllaCluster.
   sim::Time next_background = sim::kTimeMax;
@@ -37,6 +50,9 @@ class ShardQueue {
   sim::Time busy_until_ = 0;
   double busy_ns_ = 0;
   std::uint64_t ops_ = 0;
+  sim::Time idle_ns_ = 0;
+  sim::Time last_arrival_ = 0;
+  bool out_of_order_ = false;
 };
 
 }  // namespace scylla
