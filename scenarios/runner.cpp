@@ -70,11 +70,16 @@ class SourceDriver final : public sim::Handler {
 
   const SourceSpec& spec() const { return spec_; }
   std::int64_t in_flight() const { return in_flight_; }
-  std::int64_t issued() const { return issued_->value(); }
-  std::int64_t completed() const { return ok_->value() + failed_->value(); }
+  // This source's own counts: sources with the same client and endpoint share their metric
+  // counters (users-east and users-west in the April replay), so those cannot balance alone.
+  std::int64_t issued() const { return issued_count_; }
+  std::int64_t completed() const { return completed_count_; }
 
   // requests.accounted: every issued request is completed or still in flight.
   std::string accounting_error() const {
+    if (answered_twice_ > 0) {
+      return std::to_string(answered_twice_) + " requests answered more than once";
+    }
     if (issued() == completed() + in_flight() && in_flight() >= 0) return "";
     return "issued " + std::to_string(issued()) + " != completed " + std::to_string(completed()) +
            " + in flight " + std::to_string(in_flight());
@@ -106,7 +111,10 @@ class SourceDriver final : public sim::Handler {
 
   // Marks request `id` answered and drops the answered prefix of the outstanding window.
   void answered(std::uint64_t id) {
-    if (id < first_outstanding_ || id - first_outstanding_ >= outstanding_.size()) return;
+    if (id < first_outstanding_ || outstanding_[id - first_outstanding_].done) {
+      ++answered_twice_;  // r.complete() must be called exactly once
+      return;
+    }
     outstanding_[id - first_outstanding_].done = true;
     while (!outstanding_.empty() && outstanding_.front().done) {
       outstanding_.pop_front();
@@ -152,6 +160,7 @@ class SourceDriver final : public sim::Handler {
     outstanding_.push_back({issued_at, false});
     r.done = [this, issued_at, deadline, id](const Response& resp) {
       --in_flight_;
+      ++completed_count_;
       answered(id);
       sim::Time now = world_.sim().now();
       (resp.ok ? ok_ : failed_)->add();
@@ -161,6 +170,7 @@ class SourceDriver final : public sim::Handler {
       if (resp.ok) latency_->record(now - issued_at);
     };
     issued_->add();
+    ++issued_count_;
     ++in_flight_;
     Instance* host = hosts_[static_cast<std::size_t>(
         rng_.uniform_int(0, static_cast<std::int64_t>(hosts_.size()) - 1))];
@@ -178,6 +188,9 @@ class SourceDriver final : public sim::Handler {
   bool pending_ = false;
   std::uint64_t next_id_ = 0;
   std::int64_t in_flight_ = 0;
+  std::int64_t issued_count_ = 0;
+  std::int64_t completed_count_ = 0;
+  std::int64_t answered_twice_ = 0;
   // Issue times of requests first_outstanding_, first_outstanding_ + 1, ...: the oldest is the
   // first not yet answered (ids are issued in order; answers come in any order).
   struct Outstanding {
