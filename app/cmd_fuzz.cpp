@@ -9,6 +9,8 @@
 #include "app/commands.hpp"
 #include "fuzz/campaign.hpp"
 #include "fuzz/event_log.hpp"
+#include "fuzz/seed_sources.hpp"
+#include "app/build_info.hpp"
 #include "scenarios/loader.hpp"
 #include "scenarios/runner.hpp"
 #include "scenarios/units.hpp"
@@ -44,7 +46,9 @@ std::vector<std::string> split_commas(const std::string& text) {
 void fuzz(const FuzzArgs& a) {
   fuzz::FuzzOptions o;
   try {
-    o.seeds = analysis::parse_seeds(a.seeds);
+    fuzz::SeedList seeds = fuzz::expand_seed_sources(a.seeds, build_info().commit);
+    o.seeds = std::move(seeds.seeds);
+    std::cout << "seeds: " << seeds.described << "\n";
     if (!a.shard.empty()) o.shard = analysis::parse_shard(a.shard);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
@@ -115,7 +119,10 @@ void register_fuzz(CLI::App& app) {
   auto* a = new FuzzArgs;
   cmd->add_option("--scenarios", a->scenarios, "Base scenarios, comma-separated")
       ->default_str(kFastScenarios);
-  cmd->add_option("--seeds", a->seeds, "Fuzz seeds: 1..200, 7, 1,5,9")->required();
+  cmd->add_option("--seeds", a->seeds,
+                  "Fuzz seeds: 1..200, 7, 1,5,9; @FILE (pinned, with reasons); fresh:N (from "
+                  "the commit); mixed: @tests/fuzz/regressions.txt,fresh:2000")
+      ->required();
   cmd->add_option("--jobs", a->jobs, "Worker processes at once (default 1)");
   cmd->add_option("--shard", a->shard, "Run only shard i of n (1-based): 2/4");
   cmd->add_option("--budget", a->budget, "Stop starting runs after this wall time: 10m");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -108,17 +109,19 @@ void collect(RunOutcome& r, const analysis::WorkerExit& exit) {
   r.probes = probes_reached(r.perturbation, s);
 }
 
-// Runs the jobs in chunks so the budget is checked between chunks.
-std::size_t run_all(const FuzzOptions& o, std::vector<RunOutcome>& runs,
-                    const std::vector<analysis::WorkerJob>& jobs) {
+// Runs `count` runs in chunks so the budget is checked between chunks; each chunk's worlds are
+// drawn and written just before it runs (`make(k)` fills runs[k] and returns its job), so a
+// campaign of a million fresh seeds under a budget writes only the runs it starts.
+std::size_t run_all(const FuzzOptions& o, std::vector<RunOutcome>& runs, std::size_t count,
+                    const std::function<analysis::WorkerJob(std::size_t)>& make) {
   auto t0 = std::chrono::steady_clock::now();
   std::size_t chunk = static_cast<std::size_t>(std::max(1, o.jobs)) * 8;
-  for (std::size_t begin = 0; begin < jobs.size(); begin += chunk) {
+  for (std::size_t begin = 0; begin < count; begin += chunk) {
     double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (o.budget_seconds && spent >= *o.budget_seconds) return jobs.size() - begin;
-    std::size_t end = std::min(jobs.size(), begin + chunk);
-    std::vector<analysis::WorkerJob> part(jobs.begin() + static_cast<std::ptrdiff_t>(begin),
-                                          jobs.begin() + static_cast<std::ptrdiff_t>(end));
+    if (o.budget_seconds && spent >= *o.budget_seconds) return count - begin;
+    std::size_t end = std::min(count, begin + chunk);
+    std::vector<analysis::WorkerJob> part;
+    for (std::size_t k = begin; k < end; ++k) part.push_back(make(k));
     auto exits = analysis::run_workers(part, o.jobs);
     for (std::size_t i = 0; i < exits.size(); ++i) collect(runs[begin + i], exits[i]);
   }
@@ -273,10 +276,8 @@ CampaignResult run_campaign(const FuzzOptions& o, std::ostream& report) {
     bases.push_back(scenarios::load_scenario_file(file, scenarios::builtin_registry()));
   }
   CampaignResult result;
-  std::vector<analysis::WorkerJob> jobs;
   std::size_t index = 0;
   for (const auto& file : o.scenarios) {
-    const auto& base = bases[base_of[file]];
     for (std::uint64_t seed : o.seeds) {
       std::size_t i = index++;
       if (!o.shard.contains(static_cast<int>(i))) continue;
@@ -284,13 +285,15 @@ CampaignResult run_campaign(const FuzzOptions& o, std::ostream& report) {
       r.index = i;
       r.scenario = file;
       r.seed = seed;
-      r.perturbation = draw_perturbation(base, seed);
-      jobs.push_back(
-          prepare(o, base, r, o.out + "/" + base.name + "/seed-" + std::to_string(seed)));
       result.runs.push_back(std::move(r));
     }
   }
-  result.skipped = run_all(o, result.runs, jobs);
+  result.skipped = run_all(o, result.runs, result.runs.size(), [&](std::size_t k) {
+    RunOutcome& r = result.runs[k];
+    const auto& base = bases[base_of[r.scenario]];
+    r.perturbation = draw_perturbation(base, r.seed);
+    return prepare(o, base, r, o.out + "/" + base.name + "/seed-" + std::to_string(r.seed));
+  });
   if (result.skipped > 0) result.runs.resize(result.runs.size() - result.skipped);
 
   std::size_t failures = 0;
