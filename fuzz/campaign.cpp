@@ -190,6 +190,33 @@ void diagnose(const FuzzOptions& o, const RunOutcome& first, const RunOutcome& s
 
 // The determinism contract: a deterministic sample of the runs, re-run, must reproduce their
 // fingerprints exactly.
+// The first metric (or sub-fingerprint) whose value differs between two runs' summary.json, ""
+// when every one agrees: a change that keeps the event order but not a payload shows here.
+std::string first_metric_difference(const std::string& a_dir, const std::string& b_dir) {
+  std::string a_path = a_dir + "/out/summary.json", b_path = b_dir + "/out/summary.json";
+  if (!fs::exists(a_path) || !fs::exists(b_path)) return "";
+  analysis::Json a = analysis::Json::parse(read_text(a_path));
+  analysis::Json b = analysis::Json::parse(read_text(b_path));
+  for (const char* section : {"sub_fingerprints", "datacenter_fingerprints", "metrics"}) {
+    auto sa = a.find(section);
+    auto sb = b.find(section);
+    if (!sa || !sb) continue;
+    auto oa = sa->as_object(), ob = sb->as_object();
+    for (const auto& [name, value] : oa) {
+      auto other = ob.find(name);
+      if (other == ob.end()) return std::string(section) + " " + name + " missing in the re-run";
+      if (value.dump() != other->second.dump()) {
+        return std::string(section) + " " + name + ": " + value.dump() + " then " +
+               other->second.dump();
+      }
+    }
+    for (const auto& [name, value] : ob) {
+      if (!oa.count(name)) return std::string(section) + " " + name + " only in the re-run";
+    }
+  }
+  return "";
+}
+
 bool recheck(const FuzzOptions& o, const std::vector<scenarios::Scenario>& bases,
              const std::map<std::string, std::size_t>& base_of, std::vector<RunOutcome>& runs,
              std::ostream& report) {
@@ -229,10 +256,17 @@ bool recheck(const FuzzOptions& o, const std::vector<scenarios::Scenario>& bases
              << first.fingerprint << " then " << again[k].fingerprint
              << "\n  reproduce twice: " << reproducer(first) << "\n";
       diagnose(o, first, again[k], bases[base_of.at(first.scenario)].epoch_unix_ns, report);
+    } else if (std::string d = first_metric_difference(first.run_dir, again[k].run_dir);
+               !d.empty()) {
+      ok = false;
+      report << "NONDETERMINISTIC " << first.scenario << " seed " << first.seed
+             << ": same fingerprint, but " << d << "\n  reproduce twice: " << reproducer(first)
+             << "\n";
     }
   }
   report << "determinism: " << sample.size() << " of " << ran.size()
-         << " runs re-run, fingerprints " << (ok ? "identical" : "DIFFER") << "\n";
+         << " runs re-run, fingerprints and every metric " << (ok ? "identical" : "DIFFER")
+         << "\n";
   return ok;
 }
 
