@@ -32,6 +32,8 @@ struct FuzzArgs {
   double recheck = 0.05;
   int shrink_max = 3;
   int min_probe_runs = 20;
+  int run_cpu_seconds = 300;
+  std::uint64_t run_max_events = 0;
 };
 
 std::vector<std::string> split_commas(const std::string& text) {
@@ -71,6 +73,9 @@ void fuzz(const FuzzArgs& a) {
   o.recheck_fraction = a.recheck;
   o.shrink_max = a.shrink_max;
   o.min_probe_runs = a.min_probe_runs;
+  if (a.run_cpu_seconds < 0) throw UsageError("fuzz: --run-cpu-limit must be >= 0");
+  o.run_cpu_seconds = a.run_cpu_seconds;
+  o.run_max_events = a.run_max_events;
   o.skysim = analysis::self_executable();
   fuzz::CampaignResult r = fuzz::run_campaign(o, std::cout);
   if (r.exit_code != 0) throw ExitCode(r.exit_code);
@@ -129,6 +134,10 @@ void register_fuzz(CLI::App& app) {
   cmd->add_option("--out", a->out, "Output directory (default runs/fuzz)");
   cmd->add_option("--recheck", a->recheck, "Share of runs re-run for determinism (0.05)");
   cmd->add_option("--shrink-max", a->shrink_max, "Failing runs to shrink (default 3)");
+  cmd->add_option("--run-cpu-limit", a->run_cpu_seconds,
+                  "CPU seconds per run before it is killed and reported (default 300; 0 = none)");
+  cmd->add_option("--run-max-events", a->run_max_events,
+                  "Event budget per run (skysim run --max-events; default none)");
   cmd->add_option("--min-probe-runs", a->min_probe_runs,
                   "Judge probes only on at least this many runs (default 20)");
   cmd->callback([a] {

@@ -46,9 +46,11 @@ analysis::WorkerJob prepare(const FuzzOptions& o, const scenarios::Scenario& bas
   write_text(r.yaml_path, perturbed_yaml(base, r.perturbation));
   write_text(dir + "/knobs.txt", r.perturbation.describe());
   analysis::WorkerJob job;
+  std::string limit =
+      o.run_cpu_seconds > 0 ? "ulimit -t " + std::to_string(o.run_cpu_seconds) + "; " : "";
   job.argv = {"/bin/sh",
               "-c",
-              "cat \"$1\"; shift; exec \"$@\"",
+              limit + "cat \"$1\"; shift; exec \"$@\"",
               "sh",
               dir + "/knobs.txt",
               o.skysim,
@@ -59,6 +61,10 @@ analysis::WorkerJob prepare(const FuzzOptions& o, const scenarios::Scenario& bas
               "--out",
               dir + "/out",
               "--quiet"};
+  if (o.run_max_events > 0) {
+    job.argv.push_back("--max-events");
+    job.argv.push_back(std::to_string(o.run_max_events));
+  }
   job.log_path = dir + "/run.log";
   return job;
 }
@@ -92,6 +98,10 @@ void collect(RunOutcome& r, const analysis::WorkerExit& exit) {
     r.failed = true;
     r.invariant = exit.describe();
     r.detail = "see " + r.run_dir + "/run.log";
+    if (auto why = s.find("stopped_early"); why && !why->as_string().empty()) {
+      r.invariant = "run budget";  // skysim run --max-events
+      r.detail = why->as_string() + " at " + r.simulated_end;
+    }
   }
   if (auto v = s.find("violation"); v && r.failed) {
     // Where it broke, found by the run's replay (scenarios/runner.cpp): report that, not the end.
