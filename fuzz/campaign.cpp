@@ -294,7 +294,7 @@ void shrink_failure(const FuzzOptions& o, const scenarios::Scenario& base, const
     collect(t, exits[0]);
     return t.failed && t.invariant == r.invariant;
   };
-  Perturbation small = shrink(r.perturbation, still_fails, 80);
+  Perturbation small = shrink(r.perturbation, still_fails, 150);
   RunOutcome s = r;
   s.perturbation = small;
   std::string dir = r.run_dir + "/shrunk";
