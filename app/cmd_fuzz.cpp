@@ -9,6 +9,8 @@
 #include "app/commands.hpp"
 #include "fuzz/campaign.hpp"
 #include "fuzz/event_log.hpp"
+#include "fuzz/seed_sources.hpp"
+#include "app/build_info.hpp"
 #include "scenarios/loader.hpp"
 #include "scenarios/runner.hpp"
 #include "scenarios/units.hpp"
@@ -30,6 +32,8 @@ struct FuzzArgs {
   double recheck = 0.05;
   int shrink_max = 3;
   int min_probe_runs = 20;
+  int run_cpu_seconds = 300;
+  std::uint64_t run_max_events = 0;
 };
 
 std::vector<std::string> split_commas(const std::string& text) {
@@ -44,7 +48,9 @@ std::vector<std::string> split_commas(const std::string& text) {
 void fuzz(const FuzzArgs& a) {
   fuzz::FuzzOptions o;
   try {
-    o.seeds = analysis::parse_seeds(a.seeds);
+    fuzz::SeedList seeds = fuzz::expand_seed_sources(a.seeds, build_info().commit);
+    o.seeds = std::move(seeds.seeds);
+    std::cout << "seeds: " << seeds.described << "\n";
     if (!a.shard.empty()) o.shard = analysis::parse_shard(a.shard);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
@@ -67,6 +73,9 @@ void fuzz(const FuzzArgs& a) {
   o.recheck_fraction = a.recheck;
   o.shrink_max = a.shrink_max;
   o.min_probe_runs = a.min_probe_runs;
+  if (a.run_cpu_seconds < 0) throw UsageError("fuzz: --run-cpu-limit must be >= 0");
+  o.run_cpu_seconds = a.run_cpu_seconds;
+  o.run_max_events = a.run_max_events;
   o.skysim = analysis::self_executable();
   fuzz::CampaignResult r = fuzz::run_campaign(o, std::cout);
   if (r.exit_code != 0) throw ExitCode(r.exit_code);
@@ -115,13 +124,20 @@ void register_fuzz(CLI::App& app) {
   auto* a = new FuzzArgs;
   cmd->add_option("--scenarios", a->scenarios, "Base scenarios, comma-separated")
       ->default_str(kFastScenarios);
-  cmd->add_option("--seeds", a->seeds, "Fuzz seeds: 1..200, 7, 1,5,9")->required();
+  cmd->add_option("--seeds", a->seeds,
+                  "Fuzz seeds: 1..200, 7, 1,5,9; @FILE (pinned, with reasons); fresh:N (from "
+                  "the commit); mixed: @tests/fuzz/regressions.txt,fresh:2000")
+      ->required();
   cmd->add_option("--jobs", a->jobs, "Worker processes at once (default 1)");
   cmd->add_option("--shard", a->shard, "Run only shard i of n (1-based): 2/4");
   cmd->add_option("--budget", a->budget, "Stop starting runs after this wall time: 10m");
   cmd->add_option("--out", a->out, "Output directory (default runs/fuzz)");
   cmd->add_option("--recheck", a->recheck, "Share of runs re-run for determinism (0.05)");
   cmd->add_option("--shrink-max", a->shrink_max, "Failing runs to shrink (default 3)");
+  cmd->add_option("--run-cpu-limit", a->run_cpu_seconds,
+                  "CPU seconds per run before it is killed and reported (default 300; 0 = none)");
+  cmd->add_option("--run-max-events", a->run_max_events,
+                  "Event budget per run (skysim run --max-events; default none)");
   cmd->add_option("--min-probe-runs", a->min_probe_runs,
                   "Judge probes only on at least this many runs (default 20)");
   cmd->callback([a] {

@@ -30,6 +30,7 @@ struct RunArgs {
   std::string until;
   std::string openmetrics;
   bool quiet = false;
+  std::uint64_t max_events = 0;  // 0 = no event budget
 };
 
 // "simulated date, % done, events/s, ETA" redrawn in place on a terminal.
@@ -94,6 +95,9 @@ void run_scenario(const RunArgs& a) {
   scenarios::RunResult r = run.run(until, [&](const sim::Simulation& s) {
     progress.update(s);
     if (g_interrupted) run.stop_soon("interrupted (SIGINT)");
+    if (a.max_events > 0 && s.events_executed() > a.max_events) {
+      run.stop_soon("event budget of " + std::to_string(a.max_events) + " events spent");
+    }
   });
   std::signal(SIGINT, previous);
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -110,6 +114,12 @@ void run_scenario(const RunArgs& a) {
                 sim::format_iso8601(scenario.epoch_unix_ns + r.end).c_str(),
                 sim::format_duration(r.end).c_str());
     throw ExitCode(130);
+  }
+  if (a.max_events > 0 && r.stopped_early.rfind("event budget", 0) == 0) {
+    std::fprintf(stderr, "skysim: %s at %s; reproduce with: skysim run %s --seed %llu\n",
+                 r.stopped_early.c_str(), sim::format_iso8601(scenario.epoch_unix_ns + r.end).c_str(),
+                 a.file.c_str(), static_cast<unsigned long long>(scenario.seed));
+    throw ExitCode(4);
   }
   if (!r.invariants_hold()) {
     std::fprintf(stderr, "skysim: invariant failed; reproduce with: skysim run %s --seed %llu\n",
@@ -133,6 +143,9 @@ void register_run(CLI::App& app) {
   cmd->add_option("--openmetrics", a->openmetrics,
                   "Also write the time series as OpenMetrics text at simulated time to FILE");
   cmd->add_flag("--quiet", a->quiet, "No summary table, no progress line");
+  cmd->add_option("--max-events", a->max_events,
+                  "Event budget: stop after about this many events and exit 4 (checked per 1/200 "
+                  "of the span)");
   cmd->callback([a] {
     try {
       run_scenario(*a);

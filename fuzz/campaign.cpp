@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -45,9 +46,11 @@ analysis::WorkerJob prepare(const FuzzOptions& o, const scenarios::Scenario& bas
   write_text(r.yaml_path, perturbed_yaml(base, r.perturbation));
   write_text(dir + "/knobs.txt", r.perturbation.describe());
   analysis::WorkerJob job;
+  std::string limit =
+      o.run_cpu_seconds > 0 ? "ulimit -t " + std::to_string(o.run_cpu_seconds) + "; " : "";
   job.argv = {"/bin/sh",
               "-c",
-              "cat \"$1\"; shift; exec \"$@\"",
+              limit + "cat \"$1\"; shift; exec \"$@\"",
               "sh",
               dir + "/knobs.txt",
               o.skysim,
@@ -58,6 +61,10 @@ analysis::WorkerJob prepare(const FuzzOptions& o, const scenarios::Scenario& bas
               "--out",
               dir + "/out",
               "--quiet"};
+  if (o.run_max_events > 0) {
+    job.argv.push_back("--max-events");
+    job.argv.push_back(std::to_string(o.run_max_events));
+  }
   job.log_path = dir + "/run.log";
   return job;
 }
@@ -91,6 +98,10 @@ void collect(RunOutcome& r, const analysis::WorkerExit& exit) {
     r.failed = true;
     r.invariant = exit.describe();
     r.detail = "see " + r.run_dir + "/run.log";
+    if (auto why = s.find("stopped_early"); why && !why->as_string().empty()) {
+      r.invariant = "run budget";  // skysim run --max-events
+      r.detail = why->as_string() + " at " + r.simulated_end;
+    }
   }
   if (auto v = s.find("violation"); v && r.failed) {
     // Where it broke, found by the run's replay (scenarios/runner.cpp): report that, not the end.
@@ -108,17 +119,19 @@ void collect(RunOutcome& r, const analysis::WorkerExit& exit) {
   r.probes = probes_reached(r.perturbation, s);
 }
 
-// Runs the jobs in chunks so the budget is checked between chunks.
-std::size_t run_all(const FuzzOptions& o, std::vector<RunOutcome>& runs,
-                    const std::vector<analysis::WorkerJob>& jobs) {
+// Runs `count` runs in chunks so the budget is checked between chunks; each chunk's worlds are
+// drawn and written just before it runs (`make(k)` fills runs[k] and returns its job), so a
+// campaign of a million fresh seeds under a budget writes only the runs it starts.
+std::size_t run_all(const FuzzOptions& o, std::vector<RunOutcome>& runs, std::size_t count,
+                    const std::function<analysis::WorkerJob(std::size_t)>& make) {
   auto t0 = std::chrono::steady_clock::now();
   std::size_t chunk = static_cast<std::size_t>(std::max(1, o.jobs)) * 8;
-  for (std::size_t begin = 0; begin < jobs.size(); begin += chunk) {
+  for (std::size_t begin = 0; begin < count; begin += chunk) {
     double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (o.budget_seconds && spent >= *o.budget_seconds) return jobs.size() - begin;
-    std::size_t end = std::min(jobs.size(), begin + chunk);
-    std::vector<analysis::WorkerJob> part(jobs.begin() + static_cast<std::ptrdiff_t>(begin),
-                                          jobs.begin() + static_cast<std::ptrdiff_t>(end));
+    if (o.budget_seconds && spent >= *o.budget_seconds) return count - begin;
+    std::size_t end = std::min(count, begin + chunk);
+    std::vector<analysis::WorkerJob> part;
+    for (std::size_t k = begin; k < end; ++k) part.push_back(make(k));
     auto exits = analysis::run_workers(part, o.jobs);
     for (std::size_t i = 0; i < exits.size(); ++i) collect(runs[begin + i], exits[i]);
   }
@@ -187,6 +200,33 @@ void diagnose(const FuzzOptions& o, const RunOutcome& first, const RunOutcome& s
 
 // The determinism contract: a deterministic sample of the runs, re-run, must reproduce their
 // fingerprints exactly.
+// The first metric (or sub-fingerprint) whose value differs between two runs' summary.json, ""
+// when every one agrees: a change that keeps the event order but not a payload shows here.
+std::string first_metric_difference(const std::string& a_dir, const std::string& b_dir) {
+  std::string a_path = a_dir + "/out/summary.json", b_path = b_dir + "/out/summary.json";
+  if (!fs::exists(a_path) || !fs::exists(b_path)) return "";
+  analysis::Json a = analysis::Json::parse(read_text(a_path));
+  analysis::Json b = analysis::Json::parse(read_text(b_path));
+  for (const char* section : {"sub_fingerprints", "datacenter_fingerprints", "metrics"}) {
+    auto sa = a.find(section);
+    auto sb = b.find(section);
+    if (!sa || !sb) continue;
+    auto oa = sa->as_object(), ob = sb->as_object();
+    for (const auto& [name, value] : oa) {
+      auto other = ob.find(name);
+      if (other == ob.end()) return std::string(section) + " " + name + " missing in the re-run";
+      if (value.dump() != other->second.dump()) {
+        return std::string(section) + " " + name + ": " + value.dump() + " then " +
+               other->second.dump();
+      }
+    }
+    for (const auto& [name, value] : ob) {
+      if (!oa.count(name)) return std::string(section) + " " + name + " only in the re-run";
+    }
+  }
+  return "";
+}
+
 bool recheck(const FuzzOptions& o, const std::vector<scenarios::Scenario>& bases,
              const std::map<std::string, std::size_t>& base_of, std::vector<RunOutcome>& runs,
              std::ostream& report) {
@@ -226,10 +266,17 @@ bool recheck(const FuzzOptions& o, const std::vector<scenarios::Scenario>& bases
              << first.fingerprint << " then " << again[k].fingerprint
              << "\n  reproduce twice: " << reproducer(first) << "\n";
       diagnose(o, first, again[k], bases[base_of.at(first.scenario)].epoch_unix_ns, report);
+    } else if (std::string d = first_metric_difference(first.run_dir, again[k].run_dir);
+               !d.empty()) {
+      ok = false;
+      report << "NONDETERMINISTIC " << first.scenario << " seed " << first.seed
+             << ": same fingerprint, but " << d << "\n  reproduce twice: " << reproducer(first)
+             << "\n";
     }
   }
   report << "determinism: " << sample.size() << " of " << ran.size()
-         << " runs re-run, fingerprints " << (ok ? "identical" : "DIFFER") << "\n";
+         << " runs re-run, fingerprints and every metric " << (ok ? "identical" : "DIFFER")
+         << "\n";
   return ok;
 }
 
@@ -247,7 +294,7 @@ void shrink_failure(const FuzzOptions& o, const scenarios::Scenario& base, const
     collect(t, exits[0]);
     return t.failed && t.invariant == r.invariant;
   };
-  Perturbation small = shrink(r.perturbation, still_fails, 80);
+  Perturbation small = shrink(r.perturbation, still_fails, 150);
   RunOutcome s = r;
   s.perturbation = small;
   std::string dir = r.run_dir + "/shrunk";
@@ -273,10 +320,8 @@ CampaignResult run_campaign(const FuzzOptions& o, std::ostream& report) {
     bases.push_back(scenarios::load_scenario_file(file, scenarios::builtin_registry()));
   }
   CampaignResult result;
-  std::vector<analysis::WorkerJob> jobs;
   std::size_t index = 0;
   for (const auto& file : o.scenarios) {
-    const auto& base = bases[base_of[file]];
     for (std::uint64_t seed : o.seeds) {
       std::size_t i = index++;
       if (!o.shard.contains(static_cast<int>(i))) continue;
@@ -284,13 +329,15 @@ CampaignResult run_campaign(const FuzzOptions& o, std::ostream& report) {
       r.index = i;
       r.scenario = file;
       r.seed = seed;
-      r.perturbation = draw_perturbation(base, seed);
-      jobs.push_back(
-          prepare(o, base, r, o.out + "/" + base.name + "/seed-" + std::to_string(seed)));
       result.runs.push_back(std::move(r));
     }
   }
-  result.skipped = run_all(o, result.runs, jobs);
+  result.skipped = run_all(o, result.runs, result.runs.size(), [&](std::size_t k) {
+    RunOutcome& r = result.runs[k];
+    const auto& base = bases[base_of[r.scenario]];
+    r.perturbation = draw_perturbation(base, r.seed);
+    return prepare(o, base, r, o.out + "/" + base.name + "/seed-" + std::to_string(r.seed));
+  });
   if (result.skipped > 0) result.runs.resize(result.runs.size() - result.skipped);
 
   std::size_t failures = 0;

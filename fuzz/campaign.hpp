@@ -25,6 +25,11 @@ struct FuzzOptions {
   int shrink_max = 3;              // failing runs to shrink (the first ones in run order)
   int min_probe_runs = 20;         // probes are judged only on ensembles at least this big
   std::string skysim;              // the executable the workers run
+  // Per-run limits, so one hung run fails with its seed instead of stalling the campaign:
+  // CPU seconds (ulimit -t: the kernel kills a run stuck even inside one event) and
+  // events (skysim run --max-events, exit 4). 0 = none.
+  int run_cpu_seconds = 300;
+  std::uint64_t run_max_events = 0;
 };
 
 struct RunOutcome {

@@ -218,37 +218,24 @@ std::vector<std::string> services_of(const scenarios::Scenario& s, const std::st
   return out;
 }
 
-const scenarios::ServiceSpec& service(const scenarios::Scenario& s, const std::string& dc_name,
-                                      const std::string& svc_name) {
-  for (const auto& dc : s.datacenters) {
-    for (const auto& svc : dc.services) {
-      if (dc.name == dc_name && svc.name == svc_name) return svc;
-    }
-  }
-  throw std::invalid_argument("fuzz: scenario " + s.name + " has no service " + dc_name + "." +
-                              svc_name);
-}
-
-// A host-scoped parameter set to `value` for the fault's window, then back to the host's base.
-void host_window(YAML::Node& timeline, const scenarios::Scenario& base, const Fault& f,
-                 const std::string& param, const std::string& value) {
-  auto a = f.target.find('/'), b = f.target.rfind('/');
-  std::string dc = f.target.substr(0, a), svc = f.target.substr(a + 1, b - a - 1);
-  std::string index = f.target.substr(b + 1);
-  const auto& spec = service(base, dc, svc);
-  std::string restore =
-      spec.host_params.at(static_cast<std::size_t>(std::stoi(index))).get(param).text;
-  std::string path =
-      "datacenters." + dc + ".services." + svc + ".host_overrides." + index + "." + param;
-  timeline.push_back(set_entry(f.at, path, value));
-  timeline.push_back(set_entry(f.at + f.length, path, restore));
-}
-
 const scenarios::SourceSpec& source(const scenarios::Scenario& s, const std::string& name) {
   for (const auto& src : s.sources) {
     if (src.name == name) return src;
   }
   throw std::invalid_argument("fuzz: scenario " + s.name + " has no source '" + name + "'");
+}
+
+// A window fault as a `faults:` entry; service-wide kinds name "dc/service".
+YAML::Node fault_entry(const Fault& f, const std::string& strength) {
+  YAML::Node e;
+  e["type"] = fault_kind_name(f.kind);
+  e["at"] = offset_text(f.at);
+  e["duration"] = ms_text(f.length);
+  std::string target = f.target;
+  std::replace(target.begin(), target.end(), '.', '/');
+  e["target"] = target;
+  if (!strength.empty()) e["strength"] = strength;
+  return e;
 }
 
 YAML::Node set_entry(sim::Duration at, const std::string& path, const std::string& value) {
@@ -455,45 +442,26 @@ std::string perturbed_yaml(const scenarios::Scenario& base, const Perturbation& 
         doc["sources"]["fuzz-batch-" + std::to_string(batch_no++)] = s;
         break;
       }
+      // The window kinds are `faults:` entries of scenarios/fault_kinds.hpp, as a user writes
+      // them; the loader turns each into its set-then-restore window.
       case FaultKind::DelaySpike:
-        host_window(timeline, base, f, "link_delay", ms_text(round_ms(f.strength / 1e3)));
+        faults.push_back(fault_entry(f, ms_text(round_ms(f.strength / 1e3))));
         break;
       case FaultKind::Clog:
-        host_window(timeline, base, f, "link_clogged", "true");
-        break;
       case FaultKind::GcPause:
-        host_window(timeline, base, f, "paused", "true");
-        break;
-      case FaultKind::CommitUnknown: {
-        auto dot = f.target.find('.');
-        const auto& svc = service(base, f.target.substr(0, dot), f.target.substr(dot + 1));
-        std::string path = "datacenters." + f.target.substr(0, dot) + ".services." +
-                           f.target.substr(dot + 1) + ".params.commit_unknown_probability";
-        timeline.push_back(set_entry(f.at, path, scenarios::format_real(f.strength)));
-        timeline.push_back(set_entry(f.at + f.length, path,
-                                     svc.host_params.at(0).get("commit_unknown_probability").text));
-        break;
-      }
-      case FaultKind::OomKill:
-        host_window(timeline, base, f, "memory_limit",
-                    std::to_string(std::llround(f.strength)) + "B");
-        break;
       case FaultKind::MemcachedRestart:
-        host_window(timeline, base, f, "memcached_down", "true");
-        break;
       case FaultKind::GoGcPause:
-        host_window(timeline, base, f, "gc_paused", "true");
+        faults.push_back(fault_entry(f, ""));
         break;
-      case FaultKind::ScyllaDown: {
-        auto dot = f.target.find('.');
-        const auto& svc = service(base, f.target.substr(0, dot), f.target.substr(dot + 1));
-        std::string path = "datacenters." + f.target.substr(0, dot) + ".services." +
-                           f.target.substr(dot + 1) + ".params.down_nodes";
-        timeline.push_back(set_entry(f.at, path, std::to_string(std::llround(f.strength))));
-        timeline.push_back(set_entry(f.at + f.length, path,
-                                     svc.host_params.at(0).get("down_nodes").text));
+      case FaultKind::CommitUnknown:
+        faults.push_back(fault_entry(f, scenarios::format_real(f.strength * 100) + "%"));
         break;
-      }
+      case FaultKind::OomKill:
+        faults.push_back(fault_entry(f, std::to_string(std::llround(f.strength)) + "B"));
+        break;
+      case FaultKind::ScyllaDown:
+        faults.push_back(fault_entry(f, std::to_string(std::llround(f.strength))));
+        break;
       case FaultKind::ParamFlip: {
         auto dot = f.target.find('.');
         std::string path = "datacenters." + f.target.substr(0, dot) + ".services." +

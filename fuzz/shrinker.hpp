@@ -1,8 +1,9 @@
 #pragma once
-// Shrinking a failing fault world (after QuickCheck/Hypothesis): try smaller candidates —
-// drop each fault, shorten the run, shorten each fault, lower the rates — and keep a
-// candidate whenever it still fails the same invariant. Greedy, so the result is a local
-// minimum: no single step from it still fails.
+// Shrinking a failing fault world (after QuickCheck/Hypothesis and Zeller's delta debugging):
+// try smaller candidates — drop chunks of faults then single ones, shorten the run, shorten,
+// delay and weaken each fault, lower the rates — keep a candidate whenever it still fails the
+// same invariant, and repeat the passes until none makes progress (or the budget is spent):
+// a fixpoint, where no single step from the result still fails.
 #include <functional>
 
 #include "fuzz/perturbation.hpp"

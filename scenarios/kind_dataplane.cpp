@@ -462,6 +462,17 @@ class DataPlaneInstance final : public Instance {
              return std::string(e.what());
            }
          }},
+        // Go's P/M/G accounting (every P in exactly one state, every M accounted for).
+        {"go.runtime",
+         [this] {
+           return host_.go().invariants_hold() ? std::string()
+                                               : std::string("P/M/G accounting is off");
+         }},
+        // The pool exists while the process lives (a dead process's client is gone).
+        {"memcached.pool",
+         [this] {
+           return host_.go().alive() ? host_.cache_client().check_pool() : std::string();
+         }},
         {"rpcs_accounted",
          [this] {
            const auto& st = host_.stats();

@@ -244,14 +244,16 @@ class FanoutInstance final : public Instance {
   }
 
   std::vector<Invariant> invariants() override {
-    return {{"fanout.delivered-le-offered", [this]() -> std::string {
+    return {{"fanout.delivered-le-offered",
+             [this]() -> std::string {
                for (std::uint32_t u = 0; u < graph_->users(); ++u) {
                  if (service_->delivered(u) > service_->offered(u)) {
                    return "user " + std::to_string(u) + " got more writes than addressed";
                  }
                }
                return "";
-             }}};
+             }},
+            {"scylla.consistent", [this] { return cluster_->check_invariants(); }}};
   }
 
   void finish(World&) override { service_->stop(); }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "components/uidalloc/ack_uniqueness.hpp"
 #include "components/uidalloc/allocator_config.hpp"
 #include "components/uidalloc/interning_checker.hpp"
 #include "models/fdb/database.hpp"
@@ -114,10 +115,13 @@ class UidInterningHost final : public Instance {
   }
 
   std::vector<Invariant> invariants() override {
-    return {{"uid-interning.unique-and-durable", [this]() -> std::string {
+    return {{"uid-interning.unique-and-durable",
+             [this]() -> std::string {
                uidalloc::CheckReport r = checker_.check(db_->snapshot());
                return r.ok() ? "" : r.summary();
-             }}};
+             },
+             /*end_only=*/true},
+            {"uid-interning.acks-unique", [this] { return acks_.error(); }}};
   }
 
  private:
@@ -146,6 +150,7 @@ class UidInterningHost final : public Instance {
   int next_worker_ = 0;
   fdb::InterningResults tally_;
   uidalloc::InterningChecker checker_;
+  uidalloc::AckUniqueness acks_;
   sim::Histogram* latency_ = nullptr;
 };
 
@@ -163,6 +168,7 @@ sim::Process interning_server(UidInterningHost& host, int worker) {
     switch (reply.status) {
       case fdb::InternStatus::acknowledged:
         host.checker_.acknowledge(str, reply.uid);
+        host.acks_.acknowledge(str, reply.uid);
         host.latency_->record(host.sim_.now() - started);
         r.complete({true, ""});
         break;

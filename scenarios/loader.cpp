@@ -1,5 +1,7 @@
 #include "scenarios/loader.hpp"
 
+#include "scenarios/fault_kinds.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -62,6 +64,12 @@ bool valid_name(const std::string& s) {
     if (!ok) return false;
   }
   return true;
+}
+
+std::string join_names(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
 }
 
 std::string one_of(const std::vector<std::string>& names) {
@@ -897,8 +905,12 @@ class Loader {
       if (!f["type"] || !f["at"] || !f["target"]) continue;
       auto type = c_.scalar(f["type"], join(path, "type"), "crash");
       if (type && *type != "crash") {
-        c_.error(f["type"], join(path, "type"), "unknown fault type '" + printable(*type) + "'",
-                 "one of: crash");
+        if (const FaultKindSpec* kind = find_fault_kind(*type)) {
+          window_fault(f, path, *kind);
+        } else {
+          c_.error(f["type"], join(path, "type"), "unknown fault type '" + printable(*type) + "'",
+                   "one of: " + fault_type_names());
+        }
         continue;
       }
       auto at = when(f["at"], join(path, "at"));
@@ -926,6 +938,80 @@ class Loader {
         }
       }
     }
+  }
+
+  // A fault that drives a settable parameter for a window (scenarios/fault_kinds.hpp): the
+  // target's kind must have that parameter, the strength must parse as it (and not be
+  // negative), and `at + duration` puts each host's own value back.
+  void window_fault(const YAML::Node& f, const std::string& path, const FaultKindSpec& kind) {
+    auto at = when(f["at"], join(path, "at"));
+    auto target = c_.scalar(f["target"], join(path, "target"), "dc/service or dc/service/i");
+    if (!at || !target) return;
+    auto hosts = hosts_of(f["target"], join(path, "target"), *target, 1.0);
+    if (hosts.empty()) return;
+    auto slash = hosts[0].find('/');
+    const ServiceSpec* svc =
+        s_.service(hosts[0].substr(0, slash),
+                   hosts[0].substr(slash + 1, hosts[0].rfind('/') - slash - 1));
+    const ServiceKind* sk = svc ? reg_.find(svc->kind) : nullptr;
+    const sim::ParamSpec* spec = sk ? sk->param(kind.param) : nullptr;
+    if (!spec || !spec->settable) {
+      std::vector<std::string> with;
+      for (const ServiceKind* k : reg_.kinds()) {
+        if (const auto* p = k->param(kind.param); p && p->settable) with.push_back(k->name);
+      }
+      c_.error(f["target"], join(path, "target"),
+               "'" + printable(*target) + "' is a " + (svc ? svc->kind : std::string("?")) +
+                   " service, which has no " + kind.type + " fault",
+               "a host or service of kind " + join_names(with));
+      return;
+    }
+    if (kind.service_wide && std::count(target->begin(), target->end(), '/') != 1) {
+      c_.error(f["target"], join(path, "target"),
+               kind.type + " acts on a whole service, not one host", "dc/service");
+      return;
+    }
+    sim::ParamValue on;
+    if (kind.switch_on) {
+      if (f["strength"]) {
+        c_.error(f["strength"], join(path, "strength"), kind.type + " takes no strength",
+                 "leave it out (the fault is on for its duration)");
+        return;
+      }
+      on = parse_scalar_param(*spec, "true");
+    } else {
+      if (!f["strength"]) {
+        c_.error(f, path, kind.type + " needs a strength", "strength: " + kind.strength);
+        return;
+      }
+      const YAML::Node st = f["strength"];
+      if (st.IsScalar() && !st.Scalar().empty() && st.Scalar()[0] == '-') {
+        c_.error(st, join(path, "strength"), "strength must not be negative", kind.strength);
+        return;
+      }
+      auto v = parse_param(c_, *spec, st, join(path, "strength"));
+      if (!v) return;
+      on = *v;
+    }
+    std::optional<sim::Duration> length;
+    if (f["duration"]) {
+      length = c_.parse(f["duration"], join(path, "duration"), "a duration", parse_duration);
+      if (!length) return;
+      if (*length <= 0 || *length > kMaxDuration) {
+        c_.error(f["duration"], join(path, "duration"), "fault duration out of range",
+                 "a duration > 0");
+        return;
+      }
+    }
+    TimelineEntry begin{*at, {}}, end{length ? *at + *length : 0, {}};
+    for (const auto& h : hosts) {
+      int index = std::stoi(h.substr(h.rfind('/') + 1));
+      begin.actions.push_back({ActionType::SetParam, h, kind.param, on});
+      end.actions.push_back({ActionType::SetParam, h, kind.param,
+                             svc->host_params.at(static_cast<std::size_t>(index)).get(kind.param)});
+    }
+    s_.timeline.push_back(std::move(begin));
+    if (length && *at + *length <= s_.duration) s_.timeline.push_back(std::move(end));
   }
 
   bool has_dc(const std::string& n) const {

@@ -99,10 +99,15 @@ struct HostContext {
   std::string path() const { return datacenter + "/" + service + "/" + std::to_string(host_index); }
 };
 
-// A named check run at the end of a run (and by the fuzzer): "" = holds, else what is broken.
+// A named check: "" = holds, else what is broken. Checked while the run goes (at the end of
+// every 1/200 of the span), at its end, and after every event of the replay that locates a
+// violation. `end_only`: too costly for every tick (a walk over a whole store), so checked only
+// at the end and in that replay; give such a check a cheap companion kept at the state change
+// it guards.
 struct Invariant {
   std::string name;
   std::function<std::string()> check;
+  bool end_only = false;
 };
 
 // Something a host saw happen that a user replaying an outage wants dated in the summary

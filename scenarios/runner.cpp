@@ -6,6 +6,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <numbers>
@@ -77,12 +78,56 @@ class SourceDriver final : public sim::Handler {
 
   const SourceSpec& spec() const { return spec_; }
   std::int64_t in_flight() const { return in_flight_; }
-  std::int64_t issued() const { return issued_->value(); }
-  std::int64_t completed() const { return ok_->value() + failed_->value(); }
+  // This source's own counts: sources with the same client and endpoint share their metric
+  // counters (users-east and users-west in the April replay), so those cannot balance alone.
+  std::int64_t issued() const { return issued_count_; }
+  std::int64_t completed() const { return completed_count_; }
+
+  // requests.accounted: every issued request is completed or still in flight.
+  std::string accounting_error() const {
+    if (answered_twice_ > 0) {
+      return std::to_string(answered_twice_) + " requests answered more than once";
+    }
+    if (issued() == completed() + in_flight() && in_flight() >= 0) return "";
+    return "issued " + std::to_string(issued()) + " != completed " + std::to_string(completed()) +
+           " + in flight " + std::to_string(in_flight());
+  }
+  // requests.answered: the oldest request still unanswered was issued no longer than the bound
+  // ago. Without it a request a host forgot stays "in flight" for ever and accounting balances.
+  std::string answer_error(sim::Time now) const {
+    if (outstanding_.empty()) return "";
+    sim::Time issued_at = outstanding_.front().issued_at;
+    if (now - issued_at <= answer_bound()) return "";
+    return "request #" + std::to_string(first_outstanding_) + " issued at " +
+           world_.sim().date(issued_at) + " unanswered after " +
+           sim::format_duration(now - issued_at) + " (bound: deadline + " +
+           sim::format_duration(kAnswerGrace) + ")";
+  }
+  sim::Duration answer_bound() const { return spec_.deadline + kAnswerGrace; }
 
  private:
   double peak_rate() const {
     return rate_per_s_ * (1.0 + (spec_.diurnal ? spec_.diurnal->amplitude : 0.0));
+  }
+
+  // A request counts as lost when no answer, failure or timeout came this long after its
+  // deadline (or its issue, without one). assumption: 5 minutes is longer than any fault the
+  // fuzzer draws keeps a request waiting (a crash is at most 60 s, a clog 10 s, and every model
+  // answers the requests a crash or restart strands), yet short enough that a request lost in
+  // the first half of a 10-minute scenario is caught before its end.
+  static constexpr sim::Duration kAnswerGrace = 5 * sim::kMinute;
+
+  // Marks request `id` answered and drops the answered prefix of the outstanding window.
+  void answered(std::uint64_t id) {
+    if (id < first_outstanding_ || outstanding_[id - first_outstanding_].done) {
+      ++answered_twice_;  // r.complete() must be called exactly once
+      return;
+    }
+    outstanding_[id - first_outstanding_].done = true;
+    while (!outstanding_.empty() && outstanding_.front().done) {
+      outstanding_.pop_front();
+      ++first_outstanding_;
+    }
   }
 
   bool keep(sim::Time now) {
@@ -119,8 +164,12 @@ class SourceDriver final : public sim::Handler {
     if (spec_.deadline > 0) r.deadline = sim.now() + spec_.deadline;
     sim::Time issued_at = sim.now();
     sim::Time deadline = r.deadline;
-    r.done = [this, issued_at, deadline](const Response& resp) {
+    std::uint64_t id = r.id;
+    outstanding_.push_back({issued_at, false});
+    r.done = [this, issued_at, deadline, id](const Response& resp) {
       --in_flight_;
+      ++completed_count_;
+      answered(id);
       sim::Time now = world_.sim().now();
       (resp.ok ? ok_ : failed_)->add();
       if (resp.ok && now > deadline) late_->add();
@@ -129,6 +178,7 @@ class SourceDriver final : public sim::Handler {
       if (resp.ok) latency_->record(now - issued_at);
     };
     issued_->add();
+    ++issued_count_;
     ++in_flight_;
     Instance* host = hosts_[static_cast<std::size_t>(
         rng_.uniform_int(0, static_cast<std::int64_t>(hosts_.size()) - 1))];
@@ -147,6 +197,17 @@ class SourceDriver final : public sim::Handler {
   bool first_issued_ = false;  // first_arrival: at_start, once per run
   std::uint64_t next_id_ = 0;
   std::int64_t in_flight_ = 0;
+  std::int64_t issued_count_ = 0;
+  std::int64_t completed_count_ = 0;
+  std::int64_t answered_twice_ = 0;
+  // Issue times of requests first_outstanding_, first_outstanding_ + 1, ...: the oldest is the
+  // first not yet answered (ids are issued in order; answers come in any order).
+  struct Outstanding {
+    sim::Time issued_at;
+    bool done;
+  };
+  std::deque<Outstanding> outstanding_;
+  std::uint64_t first_outstanding_ = 1;
   sim::Counter* issued_;
   sim::Counter* ok_;
   sim::Counter* failed_;
@@ -262,6 +323,7 @@ RunResult ScenarioRun::run(std::optional<sim::Time> until,
   sim::Duration slice = std::max<sim::Duration>(1, scenario_.duration / 200);
   for (sim::Time t = std::min(end, slice);; t = std::min(end, t + slice)) {
     sim_->run_until(t);
+    if (watch_invariants_) watch_invariants(t - std::min(t, slice));
     if (on_slice) on_slice(*sim_);
     if (t >= end || !stop_reason_.empty()) break;
   }
@@ -281,31 +343,60 @@ RunResult ScenarioRun::run(std::optional<sim::Time> until,
   r.events = sim_->events_executed();
   r.end = sim_->now();
   for (auto& inv : check_invariants()) {
-    if (scenario_.invariants.empty() ||
-        std::find(scenario_.invariants.begin(), scenario_.invariants.end(), inv.name) !=
-            scenario_.invariants.end()) {
-      r.invariants.push_back(std::move(inv));
+    if (!wanted(inv.name)) continue;
+    // One that broke during the run and held again at the end is still broken.
+    auto seen = broken_.find({inv.name, inv.instance});
+    if (inv.error.empty() && seen != broken_.end()) {
+      inv.error = seen->second.error + " (seen at " + sim_->date(seen->second.seen_at) +
+                  "; held again at the end)";
     }
+    r.invariants.push_back(std::move(inv));
   }
-  for (const auto& inv : r.invariants) {
-    if (inv.error.empty() || !locate_violations_ || steered_) continue;
-    r.violation = locate_violation(inv, end);
-    break;
+  if (locate_violations_ && !steered_) {
+    // The earliest break seen during the run is located within its slice; one seen only at the
+    // end is searched for over the whole run.
+    const Broken* first = nullptr;
+    for (const auto& [key, b] : broken_) {
+      if (!first || b.seen_at < first->seen_at) first = &b;
+    }
+    if (first) {
+      r.violation = locate_violation(first->which, end, first->slice_start);
+    } else {
+      for (const auto& inv : r.invariants) {
+        if (inv.error.empty()) continue;
+        r.violation = locate_violation(inv, end);
+        break;
+      }
+    }
   }
   return r;
 }
 
+bool ScenarioRun::wanted(const std::string& invariant) const {
+  return scenario_.invariants.empty() ||
+         std::find(scenario_.invariants.begin(), scenario_.invariants.end(), invariant) !=
+             scenario_.invariants.end();
+}
+
+// Every invariant at the end of a slice: a violation that comes and goes between two ticks of
+// the run is kept (the first error of each instance), with the slice it was first seen in.
+void ScenarioRun::watch_invariants(sim::Time slice_start) {
+  for (auto& inv : check_invariants(/*ticking=*/true)) {
+    if (inv.error.empty() || !wanted(inv.name)) continue;
+    auto key = std::make_pair(inv.name, inv.instance);
+    if (broken_.count(key)) continue;
+    Broken b{inv, inv.error, sim_->now(), slice_start};
+    broken_.emplace(std::move(key), std::move(b));
+  }
+}
+
 std::function<std::string()> ScenarioRun::invariant_check(const InvariantResult& which) {
   for (const auto& src : sources_) {
-    if (which.name != "requests.accounted" || "source/" + src->spec().name != which.instance) {
-      continue;
-    }
+    if ("source/" + src->spec().name != which.instance) continue;
     SourceDriver* s = src.get();
-    return [s]() -> std::string {
-      if (s->issued() == s->completed() + s->in_flight() && s->in_flight() >= 0) return "";
-      return "issued " + std::to_string(s->issued()) + " != completed " +
-             std::to_string(s->completed()) + " + in flight " + std::to_string(s->in_flight());
-    };
+    if (which.name == "requests.accounted") return [s] { return s->accounting_error(); };
+    sim::Simulation* sim = sim_.get();
+    if (which.name == "requests.answered") return [s, sim] { return s->answer_error(sim->now()); };
   }
   if (Instance* inst = world_->find(which.instance)) {
     for (auto& inv : inst->invariants()) {
@@ -364,7 +455,8 @@ class ViolationWatch final : public sim::EventObserver {
 // Two replays of the same (deterministic) run: the first checks the invariant at every 1/200 of
 // the span to find the stretch where it broke; the second runs to the start of that stretch and
 // checks it after every event, stopping at the event that broke it.
-Violation ScenarioRun::locate_violation(const InvariantResult& failed, sim::Time end) {
+Violation ScenarioRun::locate_violation(const InvariantResult& failed, sim::Time end,
+                                        std::optional<sim::Time> stretch_start) {
   Violation v;
   v.invariant = failed.name;
   v.instance = failed.instance;
@@ -373,7 +465,9 @@ Violation ScenarioRun::locate_violation(const InvariantResult& failed, sim::Time
   v.at = end;
   sim::Duration slice = std::max<sim::Duration>(1, scenario_.duration / 200);
   sim::Time broken_by = -1;
-  {
+  if (stretch_start) {
+    broken_by = std::min(end, *stretch_start + slice);  // the run saw it broken at this tick
+  } else {
     ScenarioRun coarse(scenario_, registry_);
     auto check = coarse.invariant_check(failed);
     if (!check) return v;
@@ -424,18 +518,18 @@ bool ScenarioRun::set_source_rate(const std::string& name, double per_s) {
   return found;
 }
 
-std::vector<InvariantResult> ScenarioRun::check_invariants() {
+std::vector<InvariantResult> ScenarioRun::check_invariants(bool ticking) {
   std::vector<InvariantResult> out;
   for (const auto& src : sources_) {
-    std::string err;
-    if (src->issued() != src->completed() + src->in_flight() || src->in_flight() < 0) {
-      err = "issued " + std::to_string(src->issued()) + " != completed " +
-            std::to_string(src->completed()) + " + in flight " + std::to_string(src->in_flight());
-    }
-    out.push_back({"requests.accounted", "source/" + src->spec().name, err});
+    out.push_back({"requests.accounted", "source/" + src->spec().name, src->accounting_error()});
+    out.push_back(
+        {"requests.answered", "source/" + src->spec().name, src->answer_error(sim_->now())});
   }
   for (const auto& [path, inst] : world_->instances()) {
-    for (auto& inv : inst->invariants()) out.push_back({inv.name, path, inv.check()});
+    for (auto& inv : inst->invariants()) {
+      if (ticking && (inv.end_only || !wanted(inv.name))) continue;
+      out.push_back({inv.name, path, inv.check()});
+    }
   }
   return out;
 }

@@ -4,6 +4,7 @@
 // metrics sampler; afterwards the invariants, the summary table and the output files.
 // No wall clock in here: the caller measures wall time and draws the progress line.
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -97,6 +98,9 @@ class ScenarioRun {
   // more runs, on a failure only). Off for runs steered from outside their scenario (a fork
   // branch changed by advance_to + set), whose replay from the scenario would not be the same.
   void set_locate_violations(bool on) { locate_violations_ = on; }
+  // Checks every invariant at the end of each 1/200 of the span while run() goes (default on),
+  // so a violation that comes and goes is seen; off: only at the end.
+  void set_watch_invariants(bool on) { watch_invariants_ = on; }
 
   sim::Simulation& sim() { return *sim_; }
   sim::MetricsRegistry& metrics() { return metrics_; }
@@ -115,10 +119,26 @@ class ScenarioRun {
 
  private:
   void schedule_timeline();
-  std::vector<InvariantResult> check_invariants();
+  // `ticking`: a mid-run tick, which skips the end-only checks.
+  std::vector<InvariantResult> check_invariants(bool ticking = false);
   // The check of one invariant instance, callable at any event (empty when none matches).
   std::function<std::string()> invariant_check(const InvariantResult& which);
-  Violation locate_violation(const InvariantResult& failed, sim::Time end);
+  // `stretch_start`: the start of the slice at whose end the run saw it broken (skips the
+  // coarse replay).
+  Violation locate_violation(const InvariantResult& failed, sim::Time end,
+                             std::optional<sim::Time> stretch_start = std::nullopt);
+  bool wanted(const std::string& invariant) const;  // in the scenario's list (or no list)
+  void watch_invariants(sim::Time slice_start);
+
+  // An invariant instance seen broken at a slice's end during run().
+  struct Broken {
+    InvariantResult which;
+    std::string error;
+    sim::Time seen_at = 0;
+    sim::Time slice_start = 0;
+  };
+  std::map<std::pair<std::string, std::string>, Broken> broken_;
+  bool watch_invariants_ = true;
 
   const Scenario& scenario_;
   const Registry& registry_;

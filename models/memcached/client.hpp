@@ -102,6 +102,8 @@ class Client {
   std::size_t idle_conns(std::size_t server_index = 0) const;
   std::uint64_t open_conns() const { return open_conns_; }  // idle + in use + dialing
   const ClientStats& stats() const { return stats_; }
+  // The pool's invariants (client_check.cpp): "" or the first breach.
+  std::string check_pool() const;
   const ClientConfig& config() const { return config_; }
   bool crashed() const { return crashed_; }
   // gomemcache's ServerList.PickServer: one server, else crc32(key) % n.

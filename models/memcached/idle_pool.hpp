@@ -44,6 +44,7 @@ class IdlePool {
   std::vector<Conn> drain() { return std::exchange(idle_, {}); }
 
   std::size_t size() const { return idle_.size(); }
+  const std::vector<Conn>& idle() const { return idle_; }  // oldest first (for checks)
   std::size_t max_idle() const { return max_idle_; }
 
  private:

@@ -1,6 +1,7 @@
 // The table's self-check: every count is rebuilt from the socket slots and compared, so a
 // socket in two places or a port count that drifted stops the run (DESIGN.md: assert the
 // model's invariants densely). O(sockets log sockets): for tests and fuzzing, not hot paths.
+#include <climits>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -44,6 +45,23 @@ void NetNamespace::check_invariants() {
   }
   if (time_wait_.size != counters_.time_wait()) {
     bad("TIME_WAIT list and TIME_WAIT count disagree");
+  }
+  // expire_time_wait() pops the list's head only: the list must be oldest first, every member
+  // in TIME_WAIT, or a socket past its expiry would hide behind a younger one.
+  std::uint64_t walked = 0;
+  sim::Time previous = INT64_MIN;
+  for (std::uint32_t i = time_wait_.first; i != SocketId::kNil;
+       i = slots_[i].time_wait_link.next) {
+    if (slots_[i].state != SocketState::kTimeWait) {
+      bad("a socket on the TIME_WAIT list is not in TIME_WAIT");
+    }
+    if (slots_[i].closed_at < previous) {
+      bad("TIME_WAIT list out of expiry order");
+    }
+    previous = slots_[i].closed_at;
+    if (++walked > time_wait_.size) {
+      bad("TIME_WAIT list longer than its count (a cycle?)");
+    }
   }
   std::uint64_t owner_total = 0;
   for (const auto& [o, head] : owners_) {

@@ -277,6 +277,7 @@ void ScyllaCluster::compute_route(PartitionKey key) {
   if (cfg_.placement == Placement::ShuffleShard) {
     auto set = shuffle_shard_set(key, cfg_.rf, cfg_.total_shards());
     std::copy(set.begin(), set.end(), out);
+    note_route(key, out);
     return;
   }
   const Token t = bigint_token(key);
@@ -285,6 +286,7 @@ void ScyllaCluster::compute_route(PartitionKey key) {
   for (std::uint32_t i = 0; i < cfg_.rf; ++i) {
     out[i] = nodes[i] * cfg_.shards_per_node + core;  // same core index on every replica
   }
+  note_route(key, out);
 }
 
 const ShardId* ScyllaCluster::replicas(PartitionKey key) {
@@ -612,6 +614,8 @@ void ScyllaCluster::replicate(Op* op) {
     count = n;
     op->wait_for = static_cast<std::uint8_t>(std::min(needed_, n));
   }
+  ++replicated_ops_;
+  replica_ops_ += count;
   for (std::uint32_t i = 0; i < count; ++i) advance(targets[i], now);
   TimelinePartition& part = partitions_[op->key];
   // One shared state stands for every replica's copy of an ordinary partition (written once
@@ -632,6 +636,10 @@ void ScyllaCluster::replicate(Op* op) {
     if (!op->is_read) shards_[targets[i]]->rows_since_compaction += 1;
     send_replica(op, i, draw(mean) + extra);
   }
+}
+
+const char* ScyllaCluster::shard_conservation_error(std::size_t s) const {
+  return shards_[s]->cpu.conservation_error();
 }
 
 void ScyllaCluster::send_replica(Op* op, std::uint32_t slot, sim::Duration service) {

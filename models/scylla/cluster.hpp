@@ -145,6 +145,9 @@ class ScyllaCluster {
   std::uint64_t speculative_reads() const { return speculative_reads_; }
   // CPU each scheduling group of shard s has had (the shard run up to `now` first).
   sim::Duration group_ran(ShardId s, Group g, sim::Time now);
+  // Every shard's reactor conserves work; no op reached more than RF replicas
+  // (cluster_check.cpp). "" or the first breach.
+  std::string check_invariants() const;
 
  private:
   struct Op;
@@ -225,6 +228,11 @@ class ScyllaCluster {
   std::uint64_t speculative_reads_ = 0;
   TimeoutWheel* write_wheel_ = nullptr;
   TimeoutWheel* read_wheel_ = nullptr;
+  std::uint64_t replica_ops_ = 0;     // replica admissions by replicate()
+  std::uint64_t replicated_ops_ = 0;  // ops replicate() sent to their replicas
+  std::string route_error_;           // the first route with a shard twice (cluster_check.cpp)
+  void note_route(PartitionKey key, const ShardId* route);
+  const char* shard_conservation_error(std::size_t s) const;  // Shard is cluster.cpp's
   std::vector<Op*> parked_;  // Unavailable ops, retried in arrival order when a node returns
   bool node_down(ShardId s) const { return s / cfg_.shards_per_node < down_nodes_; }
   // The live replicas of `r` into `live` (at most 16); how many. False: fewer than CL needs,

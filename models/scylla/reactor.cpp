@@ -42,6 +42,7 @@ void Reactor::submit(sim::Time t, Group g, sim::Duration work, std::uint64_t coo
   const sim::Duration w = work > 0 ? work : 1;
   q.q.push_back(Task{w, cookie, w > cfg_->task_quota});
   q.work += w;
+  q.given += w;
   ++queued_;
   if (cookie != 0) ++cookies_;
   if (was_idle) {
@@ -76,6 +77,20 @@ sim::Time Reactor::piece_end() const {
 
 sim::Time Reactor::next_decision() const {
   return queued_ == 0 ? sim::kTimeMax : piece_end();
+}
+
+const char* Reactor::conservation_error() const {
+  sim::Duration ran_total = 0;
+  std::size_t tasks = 0;
+  for (const Queue& g : groups_) {
+    if (g.given != g.ran + g.work) return "a group ran more or less than it was given";
+    ran_total += g.ran;
+    tasks += g.q.size();
+  }
+  if (ran_total > now_) return "the CPU ran longer than the time that passed";
+  if (tasks != queued_) return "queued task count differs from the queues";
+  if ((queued_ != 0) != (running_ >= 0)) return "tasks queued but no group running";
+  return "";
 }
 
 }  // namespace scylla

@@ -70,6 +70,10 @@ class Reactor {
   sim::Duration ran(Group g) const { return groups_[idx(g)].ran; }
   double vruntime(Group g) const { return groups_[idx(g)].vruntime; }
   std::size_t queued(Group g) const { return groups_[idx(g)].q.size(); }
+  // Work conservation: each group has run exactly what it was given minus what is left in
+  // its queue, the CPU never ran more than the time that passed, and a group runs whenever a
+  // task is queued. "" or what is off (scylla/cluster_check.cpp checks every shard).
+  const char* conservation_error() const;
 
  private:
   struct Task {
@@ -82,6 +86,7 @@ class Reactor {
     double vruntime = 0;
     sim::Duration ran = 0;
     sim::Duration work = 0;  // left in the queue
+    sim::Duration given = 0;  // submitted since the start
   };
   static std::size_t idx(Group g) { return static_cast<std::size_t>(g); }
   // Chooses the group that runs from now_ (lowest vruntime; ties to the lower id), -1 if

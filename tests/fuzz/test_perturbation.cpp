@@ -107,3 +107,31 @@ TEST_CASE("the shrinker keeps only what the failure needs") {
   CHECK(fails(small));
   CHECK(runs <= 200);
 }
+
+TEST_CASE("the shrinker weakens a fault to the smallest strength that still fails") {
+  fuzz::Perturbation p;
+  p.duration = 10 * sim::kMinute;
+  for (int i = 0; i < 4; ++i) {
+    fuzz::Fault f;
+    f.kind = fuzz::FaultKind::DelaySpike;
+    f.target = "east/web/0";
+    f.at = (i + 1) * sim::kMinute;
+    f.length = 20 * sim::kSecond;
+    f.strength = 1600;  // ms
+    p.faults.push_back(f);
+  }
+  // A stand-in failure: any delay spike of at least 150 ms lasting at least 2 s.
+  auto fails = [](const fuzz::Perturbation& c) {
+    for (const auto& f : c.faults) {
+      if (f.strength >= 150 && f.length >= 2 * sim::kSecond) return true;
+    }
+    return false;
+  };
+  auto small = fuzz::shrink(p, fails, 300);
+  REQUIRE(small.faults.size() == 1);
+  CHECK(small.faults[0].strength >= 150);
+  CHECK(small.faults[0].strength < 300);  // halving once more would pass
+  CHECK(small.faults[0].length >= 2 * sim::kSecond);
+  CHECK(small.faults[0].length < 4 * sim::kSecond);
+  CHECK(fails(small));
+}

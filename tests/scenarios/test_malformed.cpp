@@ -106,7 +106,7 @@ std::vector<Case> cases() {
        "duration: duration out of range"},
       {"unknown fault type",
        std::string(kValidScenario) + "faults:\n  - {type: meteor, at: +5s, target: east/web}\n",
-       "faults.0.type: unknown fault type 'meteor' (expected one of: crash)"},
+       "faults.0.type: unknown fault type 'meteor' (expected one of: crash, delay-spike"},
       {"impossible epoch", with("2026-04-06T00:00:00Z", "2026-13-45T00:00:00Z"),
        "t.yaml:2:8: epoch:"},
       {"date beyond int64 nanoseconds (found by the fuzzer)",
