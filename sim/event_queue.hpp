@@ -20,10 +20,11 @@ namespace sim {
 
 struct QueueEntry {
   Time time;
-  // Upper 40 bits: global insertion sequence (FIFO among equal times, never pointer order).
-  // Lower 24 bits: the wake generation a coroutine target must still have (stale otherwise).
+  // The global insertion sequence: FIFO among equal times, never pointer order.
   std::uint64_t key;
-  void* target;
+  // What the entry wakes, encoded by the Simulation: a Handler address with the low bit set, or
+  // a process slot (index, generation) with the low bit clear (sim/simulation.cpp).
+  std::uint64_t target;
 };
 static_assert(sizeof(QueueEntry) == 24);
 
@@ -87,6 +88,13 @@ class EventQueue {
   void for_each(F&& f) const {
     for (const QueueEntry& e : heap_) f(e);
     for (std::size_t i = lane_head_; i < lane_.size(); ++i) f(lane_[i]);
+  }
+  // Rewrites targets in place (the kernel's generation wrap). f must not touch time or key:
+  // the order depends on them only, so no entry moves.
+  template <class F>
+  void retarget(F&& f) {
+    for (QueueEntry& e : heap_) e.target = f(e.target);
+    for (std::size_t i = lane_head_; i < lane_.size(); ++i) lane_[i].target = f(lane_[i].target);
   }
   void clear() {
     heap_.clear();

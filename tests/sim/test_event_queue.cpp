@@ -22,7 +22,7 @@ TEST_CASE("the now lane keeps the exact (time, key) order of the heap alone") {
   };
   sim::Time now = 0;
   auto push = [&](sim::Time t) {
-    QueueEntry e{t, seq++ << 24, nullptr};
+    QueueEntry e{t, seq++, 0};
     if (t == now) {
       with_lane.push_now(e);
     } else {
