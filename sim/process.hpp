@@ -10,11 +10,14 @@
 // Rules (after FoundationDB's): no capturing lambdas as coroutines (the captures die with the
 // lambda object); never swallow sim::Cancelled; nothing whose destructor must not run while
 // suspended may live across a co_await.
+#include <cxxabi.h>
+
 #include <coroutine>
 #include <cstddef>
 #include <exception>
 #include <optional>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 
 #include "sim/frame_pool.hpp"
@@ -55,7 +58,12 @@ class Process {
     };
     FinalAwaiter final_suspend() noexcept { return {}; }
     void return_void() {}
-    void unhandled_exception() { proc->error = std::current_exception(); }
+    // Cancellation is an ordinary end, recognised by the exception's type without rethrowing
+    // it (a rethrow is one more unwind; a crash cancels thousands of goroutines at once).
+    void unhandled_exception() {
+      const std::type_info* t = abi::__cxa_current_exception_type();
+      if (t == nullptr || *t != typeid(Cancelled)) proc->error = std::current_exception();
+    }
   };
 
   Process(Process&& o) noexcept : h_(std::exchange(o.h_, {})) {}

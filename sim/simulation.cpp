@@ -314,15 +314,7 @@ void Simulation::on_process_done(ProcState& p) {
   --live_count_;
   ++frames_freed_;
   std::exchange(p.root, {}).destroy();
-  if (error) {
-    try {
-      std::rethrow_exception(error);
-    } catch (const Cancelled&) {
-      // Cancellation is an ordinary way for a process to end.
-    } catch (...) {
-      fail(std::current_exception());
-    }
-  }
+  if (error) fail(error);  // a Cancelled end leaves no error (promise_type::unhandled_exception)
   maybe_free(p);
 }
 

@@ -253,7 +253,8 @@ class Simulation {
   Time now_ = 0;
   std::uint64_t seed_;
   std::int64_t epoch_unix_ns_;
-  EventQueue queue_;
+  // mutable: top() closes the queue's deferred-pop hole, a change of representation only.
+  mutable EventQueue queue_;
   std::uint64_t next_seq_ = 0;
   std::uint64_t fingerprint_ = 0x5EED5EED5EED5EEDULL;
   std::uint64_t events_ = 0;
