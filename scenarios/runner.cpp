@@ -341,6 +341,7 @@ RunResult ScenarioRun::run(std::optional<sim::Time> until,
     r.datacenter_fingerprints.emplace_back(dc.name, datacenter_fingerprint(*sampler_, dc.name));
   }
   r.events = sim_->events_executed();
+  r.kernel = sim_->stats();
   r.end = sim_->now();
   for (auto& inv : check_invariants()) {
     if (!wanted(inv.name)) continue;
@@ -589,6 +590,11 @@ std::string ScenarioRun::summary_table(const RunResult& r, double wall_seconds) 
                 r.events, wall_seconds,
                 wall_seconds > 0 ? static_cast<double>(r.events) / wall_seconds / 1e6 : 0.0);
   o << line;
+  std::snprintf(line, sizeof line,
+                "kernel       %" PRIu64 " stale pops, peak %" PRIu64 " pending events, peak %" PRIu64
+                " process frames\n",
+                r.kernel.stale_pops, r.kernel.peak_pending, r.kernel.peak_frames);
+  o << line;
   o << "fingerprint  " << format_fingerprint(r.fingerprint) << "\n";
   if (!r.sub_fingerprints.empty()) {
     o << "  per model ";
@@ -675,6 +681,12 @@ void ScenarioRun::write_outputs(const std::string& dir, const RunResult& r, doub
     for (const auto& [dc, f] : r.datacenter_fingerprints) w.key(dc).value(format_fingerprint(f));
     w.end_object();
     w.key("events").value(static_cast<std::int64_t>(r.events));
+    w.key("kernel").begin_object();
+    w.key("stale_pops").value(static_cast<std::int64_t>(r.kernel.stale_pops));
+    w.key("peak_pending_events").value(static_cast<std::int64_t>(r.kernel.peak_pending));
+    w.key("peak_frames").value(static_cast<std::int64_t>(r.kernel.peak_frames));
+    w.key("frames_freed").value(static_cast<std::int64_t>(r.kernel.frames_freed));
+    w.end_object();
     w.key("wall_seconds").value(wall_seconds);
     w.key("invariants_hold").value(r.invariants_hold());
     w.key("invariants").begin_array();

@@ -48,6 +48,7 @@ struct RunResult {
   std::vector<std::pair<std::string, std::uint64_t>> datacenter_fingerprints;
   std::optional<Violation> violation;
   std::uint64_t events = 0;
+  sim::Simulation::Stats kernel;  // stale pops, peak pending events, peak frames (docs/kernel.md)
   sim::Time end = 0;  // simulated time reached
   std::vector<InvariantResult> invariants;
   bool invariants_hold() const {

@@ -27,6 +27,7 @@ packages=(
   etcd-server etcd-client                        # real optimistic-concurrency backend (backends/etcd)
   libcurl4-openssl-dev                           # HTTP client of etcd's v3 gateway
   redis-server libhiredis-dev                    # the high-follow cache's real source (backends/redis)
+  libns3-dev libsimgrid-dev python3-simpy        # PHOLD anchors beside the kernel (docs/kernel.md)
 )
 
 missing=()

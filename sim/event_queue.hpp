@@ -20,10 +20,11 @@ namespace sim {
 
 struct QueueEntry {
   Time time;
-  // Upper 40 bits: global insertion sequence (FIFO among equal times, never pointer order).
-  // Lower 24 bits: the wake generation a coroutine target must still have (stale otherwise).
+  // The global insertion sequence: FIFO among equal times, never pointer order.
   std::uint64_t key;
-  void* target;
+  // What the entry wakes, encoded by the Simulation: a Handler address with the low bit set, or
+  // a process slot (index, generation) with the low bit clear (sim/simulation.cpp).
+  std::uint64_t target;
 };
 static_assert(sizeof(QueueEntry) == 24);
 
@@ -43,13 +44,21 @@ inline bool entry_before_branchy(const QueueEntry& a, const QueueEntry& b) {
 
 class EventQueue {
  public:
+  // The deferred pop: pop() of the heap's root only marks the root consumed (a "hole"); the
+  // next push() then fills the hole with one sift-down from the root (replace-top) instead of a
+  // sift-down to remove the root plus a sift-up to insert. An event that schedules one more
+  // (PHOLD, every sleep loop) pays one heap walk instead of two. The hole is closed before
+  // anything else reads the heap, so the order is exactly the plain heap's.
   // Up to 64k entries (1.5 MiB, within this machine's 2 MiB L2) the branch-free tournament
   // wins; beyond, the heap misses cache and the branchy loop wins because the CPU speculates
   // into the next level's loads (PHOLD at N=65536: 1.2 vs 0.6-0.9 M events/s, docs/kernel.md).
   static constexpr std::size_t kBranchFreeMax = std::size_t{1} << 16;
-  bool empty() const { return heap_.empty() && lane_empty(); }
-  std::size_t size() const { return heap_.size() + (lane_.size() - lane_head_); }
-  const QueueEntry& top() const { return lane_first() ? lane_[lane_head_] : heap_.front(); }
+  bool empty() const { return heap_.size() == hole_ && lane_empty(); }
+  std::size_t size() const { return heap_.size() - hole_ + (lane_.size() - lane_head_); }
+  const QueueEntry& top() {
+    close_hole();
+    return lane_first() ? lane_[lane_head_] : heap_.front();
+  }
   void reserve(std::size_t n) { heap_.reserve(n); }
 
   // For an entry whose time is the current instant: appended to the now lane while the lane
@@ -66,6 +75,11 @@ class EventQueue {
   }
 
   void push(const QueueEntry& e) {
+    if (hole_) {
+      hole_ = false;
+      sift_down(0, e, heap_.size());
+      return;
+    }
     std::size_t i = heap_.size();
     heap_.push_back(e);
     while (i > 0) {
@@ -78,17 +92,33 @@ class EventQueue {
   }
 
   QueueEntry pop() {
+    close_hole();
     if (lane_first()) return lane_[lane_head_++];
-    return pop_heap();
+    hole_ = true;
+    return heap_.front();
+  }
+  // Removes a consumed root nobody replaced (the event scheduled nothing into the heap).
+  void close_hole() {
+    if (!hole_) return;
+    hole_ = false;
+    pop_heap();
   }
 
   // For teardown and inspection only (heap order, then the lane).
   template <class F>
   void for_each(F&& f) const {
-    for (const QueueEntry& e : heap_) f(e);
+    for (std::size_t i = hole_; i < heap_.size(); ++i) f(heap_[i]);
     for (std::size_t i = lane_head_; i < lane_.size(); ++i) f(lane_[i]);
   }
+  // Rewrites targets in place (the kernel's generation wrap). f must not touch time or key:
+  // the order depends on them only, so no entry moves.
+  template <class F>
+  void retarget(F&& f) {
+    for (std::size_t i = hole_; i < heap_.size(); ++i) heap_[i].target = f(heap_[i].target);
+    for (std::size_t i = lane_head_; i < lane_.size(); ++i) lane_[i].target = f(lane_[i].target);
+  }
   void clear() {
+    hole_ = false;
     heap_.clear();
     lane_.clear();
     lane_head_ = 0;
@@ -101,13 +131,14 @@ class EventQueue {
     return !lane_empty() && (heap_.empty() || entry_before(lane_[lane_head_], heap_.front()));
   }
 
-  QueueEntry pop_heap() {
-    QueueEntry out = heap_.front();
+  void pop_heap() {
     QueueEntry last = heap_.back();
     heap_.pop_back();
-    const std::size_t n = heap_.size();
-    if (n == 0) return out;
-    std::size_t i = 0;
+    if (!heap_.empty()) sift_down(0, last, heap_.size());
+  }
+
+  // Places `last` at hole i of a heap of n entries, moving smaller children up.
+  void sift_down(std::size_t i, const QueueEntry& last, const std::size_t n) {
     for (;;) {
       std::size_t first = 4 * i + 1;
       if (first >= n) break;
@@ -132,12 +163,12 @@ class EventQueue {
       i = best;
     }
     heap_[i] = last;
-    return out;
   }
 
   std::vector<QueueEntry> heap_;
   std::vector<QueueEntry> lane_;  // [lane_head_, end) pending, all of one time, in key order
   std::size_t lane_head_ = 0;
+  bool hole_ = false;  // heap_[0] was popped and awaits a replacement (see the class comment)
 };
 
 }  // namespace sim

@@ -10,11 +10,14 @@
 // Rules (after FoundationDB's): no capturing lambdas as coroutines (the captures die with the
 // lambda object); never swallow sim::Cancelled; nothing whose destructor must not run while
 // suspended may live across a co_await.
+#include <cxxabi.h>
+
 #include <coroutine>
 #include <cstddef>
 #include <exception>
 #include <optional>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 
 #include "sim/frame_pool.hpp"
@@ -40,22 +43,27 @@ struct PromiseBase {
 class Process {
  public:
   struct promise_type : PromiseBase {
-    ProcState state;
-    promise_type() { proc = &state; }
     Process get_return_object() {
       return Process(std::coroutine_handle<promise_type>::from_promise(*this));
     }
     std::suspend_always initial_suspend() noexcept { return {}; }
     struct FinalAwaiter {
       bool await_ready() noexcept { return false; }
+      // Frees this very frame (legal: it is suspended, and nothing touches it afterwards).
       void await_suspend(std::coroutine_handle<promise_type> h) noexcept {
-        h.promise().state.sim->on_process_done(h.promise().state);
+        ProcState& p = *h.promise().proc;
+        p.sim->on_process_done(p);
       }
       void await_resume() noexcept {}
     };
     FinalAwaiter final_suspend() noexcept { return {}; }
     void return_void() {}
-    void unhandled_exception() { state.error = std::current_exception(); }
+    // Cancellation is an ordinary end, recognised by the exception's type without rethrowing
+    // it (a rethrow is one more unwind; a crash cancels thousands of goroutines at once).
+    void unhandled_exception() {
+      const std::type_info* t = abi::__cxa_current_exception_type();
+      if (t == nullptr || *t != typeid(Cancelled)) proc->error = std::current_exception();
+    }
   };
 
   Process(Process&& o) noexcept : h_(std::exchange(o.h_, {})) {}
@@ -70,12 +78,17 @@ class Process {
   std::coroutine_handle<promise_type> h_;
 };
 
-// Shared reference to a spawned process: join it, cancel it, ask whether it is done.
+// Shared reference to a spawned process: join it, cancel it, ask whether it is done. It holds
+// the process's slot (not its frame, which is freed at completion) and the process table, so
+// it stays safe to ask done() or to cancel() even after the Simulation is destroyed.
 class ProcessHandle {
  public:
   ProcessHandle() = default;
   explicit ProcessHandle(ProcState* p) : p_(p) {
-    if (p_) ++p_->refs;
+    if (p_) {
+      ++p_->refs;
+      ++p_->table->holders;
+    }
   }
   ProcessHandle(const ProcessHandle& o) : ProcessHandle(o.p_) {}
   ProcessHandle(ProcessHandle&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
@@ -84,7 +97,7 @@ class ProcessHandle {
     return *this;
   }
   ~ProcessHandle() {
-    if (p_ && !p_->sim->shutting_down()) p_->sim->release_ref(*p_);
+    if (p_) release();
   }
 
   bool valid() const { return p_ != nullptr; }
@@ -100,12 +113,29 @@ class ProcessHandle {
   JoinForAwaiter join_for(Duration timeout) const;
 
  private:
+  void release() noexcept;
   ProcState* p_ = nullptr;
 };
 
-namespace detail {
+// The building blocks of a model's own awaiter (a server's reply, a CPU job, a run queue):
+//
+//   struct ReplyAwaiter {
+//     sim::ProcState* p = nullptr;
+//     bool await_ready() const noexcept { return false; }
+//     template <class P> bool await_suspend(std::coroutine_handle<P> h) {
+//       if (!sim::park(h, p)) return false;          // cancelled: resume at once and throw
+//       server.deliver_to(sim::WakeToken{p, p->gen});  // someone calls sim.wake(token) later
+//       return true;
+//     }
+//     void await_resume() { sim::throw_if_cancelled(p); }
+//   };
+//
+// A token goes stale the moment the process resumes for any reason, so waking it late (or
+// twice) does nothing; a one-shot reply with a deadline is sim::Completion (sim/completion.hpp).
+
+// The process that runs the awaiting frame.
 template <class P>
-ProcState* proc_of(std::coroutine_handle<P> h) {
+ProcState* process_of(std::coroutine_handle<P> h) {
   static_assert(std::is_base_of_v<PromiseBase, P>,
                 "sim awaitables can only be awaited inside sim::Process or sim::Task");
   return h.promise().proc;
@@ -113,45 +143,55 @@ ProcState* proc_of(std::coroutine_handle<P> h) {
 // Parks the current frame unless the process was cancelled (then the awaiter throws at once).
 template <class P>
 bool park(std::coroutine_handle<P> h, ProcState*& out) {
-  out = proc_of(h);
+  out = process_of(h);
   if (out->cancel_requested) return false;
   out->park(h);
   return true;
 }
-inline void throw_if_cancelled(ProcState* p) {
+inline void throw_if_cancelled(const ProcState* p) {
   if (p->cancel_requested) throw Cancelled{};
 }
+
+namespace detail {
+// The names before they were public (kept so branches written against them still build).
+template <class P>
+ProcState* proc_of(std::coroutine_handle<P> h) {
+  return process_of(h);
+}
+using sim::park;
+using sim::throw_if_cancelled;
 }  // namespace detail
 
-// co_await sleep(d): resume d later (d = 0 yields to every event already due now).
+// co_await sleep(d): resume d later (d <= 0 yields to every event already due now, like Go's
+// time.Sleep of a non-positive duration); a d past the end of time saturates at kTimeMax.
 struct SleepAwaiter {
   Duration d;
   ProcState* p = nullptr;
   bool await_ready() const noexcept { return false; }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) {
-    if (!detail::park(h, p)) return false;
-    p->sim->wake_at(WakeToken{p, p->gen}, p->sim->now() + (d > 0 ? d : 0));
+    if (!park(h, p)) return false;
+    p->sim->wake_at(WakeToken{p, p->gen}, p->sim->after(d > 0 ? d : 0));
     return true;
   }
-  void await_resume() const { detail::throw_if_cancelled(p); }
+  void await_resume() const { throw_if_cancelled(p); }
 };
 inline SleepAwaiter sleep(Duration d) { return SleepAwaiter{d}; }
 inline SleepAwaiter yield() { return SleepAwaiter{0}; }
 
-// co_await sleep_until(t)
+// co_await sleep_until(t): a t already past resumes now (a deadline that has passed, as Go's timers).
 struct SleepUntilAwaiter {
   Time t;
   ProcState* p = nullptr;
   bool await_ready() const noexcept { return false; }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) {
-    if (!detail::park(h, p)) return false;
+    if (!park(h, p)) return false;
     Time now = p->sim->now();
     p->sim->wake_at(WakeToken{p, p->gen}, t > now ? t : now);
     return true;
   }
-  void await_resume() const { detail::throw_if_cancelled(p); }
+  void await_resume() const { throw_if_cancelled(p); }
 };
 inline SleepUntilAwaiter sleep_until(Time t) { return SleepUntilAwaiter{t}; }
 
@@ -161,7 +201,7 @@ struct ThisProcessAwaiter {
   bool await_ready() const noexcept { return false; }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) noexcept {
-    p = detail::proc_of(h);
+    p = process_of(h);
     return false;  // never suspends
   }
   ProcState& await_resume() const noexcept { return *p; }
@@ -175,7 +215,7 @@ struct ProcessHandle::JoinAwaiter {
   bool await_ready() const noexcept { return target->done; }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) {
-    if (!detail::park(h, p)) return false;
+    if (!park(h, p)) return false;
     w.token = WakeToken{p, p->gen};
     target->joiners.push_back(w);
     return true;
@@ -183,7 +223,7 @@ struct ProcessHandle::JoinAwaiter {
   void await_resume() {
     if (target->done) return;
     w.unlink();
-    detail::throw_if_cancelled(p);
+    throw_if_cancelled(p);
   }
 };
 
@@ -195,16 +235,16 @@ struct ProcessHandle::JoinForAwaiter {
   bool await_ready() const noexcept { return target->done; }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) {
-    if (!detail::park(h, p)) return false;
+    if (!park(h, p)) return false;
     w.token = WakeToken{p, p->gen};
     target->joiners.push_back(w);
-    p->sim->wake_at(w.token, p->sim->now() + timeout);
+    p->sim->wake_at(w.token, p->sim->after(timeout));
     return true;
   }
   bool await_resume() {
     if (target->done) return true;
     w.unlink();
-    detail::throw_if_cancelled(p);
+    throw_if_cancelled(p);
     return false;
   }
 };
@@ -260,7 +300,7 @@ class Task {
     bool await_ready() const noexcept { return false; }
     template <class P>
     std::coroutine_handle<> await_suspend(std::coroutine_handle<P> caller) noexcept {
-      child.promise().proc = detail::proc_of(caller);
+      child.promise().proc = process_of(caller);
       child.promise().continuation = caller;
       return child;
     }

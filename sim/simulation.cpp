@@ -7,14 +7,30 @@
 namespace sim {
 namespace {
 
-constexpr std::uint64_t kGenBits = 24;
-constexpr std::uint64_t kGenMask = (1ULL << kGenBits) - 1;
-constexpr std::uint64_t kSeqMax = (1ULL << (64 - kGenBits)) - 1;
+// A queue entry's target: a Handler address with bit 0 set, or a slot as
+// (generation << 32) | (index << 2) | (bit 1: a timer slot, else a process slot). The
+// generation is the slot's full 32 bits.
+constexpr std::uint64_t kHandlerBit = 1;
+constexpr std::uint64_t kTimerBit = 2;
+constexpr std::uint64_t kTombstone = static_cast<std::uint64_t>(ProcessTable::kMaxSlots) << 2;
 
-bool is_handler(void* target) { return (reinterpret_cast<std::uintptr_t>(target) & 1U) != 0; }
-Handler* as_handler(void* target) {
-  return reinterpret_cast<Handler*>(reinterpret_cast<std::uintptr_t>(target) & ~std::uintptr_t{1});
+bool is_handler(std::uint64_t target) { return (target & kHandlerBit) != 0; }
+bool is_timer(std::uint64_t target) { return (target & kTimerBit) != 0; }
+Handler* as_handler(std::uint64_t target) {
+  return reinterpret_cast<Handler*>(static_cast<std::uintptr_t>(target & ~kHandlerBit));
 }
+std::uint64_t process_target(std::uint32_t index, std::uint32_t gen) {
+  return (static_cast<std::uint64_t>(gen) << 32) | (static_cast<std::uint64_t>(index) << 2);
+}
+std::uint64_t timer_target(std::uint32_t index, std::uint32_t gen) {
+  return process_target(index, gen) | kTimerBit;
+}
+std::uint32_t slot_of(std::uint64_t target) {
+  return static_cast<std::uint32_t>(target & 0xFFFFFFFFU) >> 2;
+}
+// The part of a target that names the slot, whatever the generation.
+std::uint64_t slot_part(std::uint64_t target) { return target & 0xFFFFFFFFU; }
+std::uint32_t gen_of(std::uint64_t target) { return static_cast<std::uint32_t>(target >> 32); }
 
 ProcState* state_of(ListNode* live) {
   return reinterpret_cast<ProcState*>(reinterpret_cast<char*>(live) - offsetof(ProcState, live));
@@ -22,26 +38,67 @@ ProcState* state_of(ListNode* live) {
 
 }  // namespace
 
+ProcState& ProcessTable::acquire() {
+  std::uint32_t index;
+  if (!free_.empty()) {
+    index = free_.back();
+    free_.pop_back();
+  } else {
+    if (next_ >= kMaxSlots) throw std::length_error("more than 2^31-1 process slots");
+    if (next_ % kChunk == 0) chunks_.push_back(std::make_unique<ProcState[]>(kChunk));
+    index = next_++;
+  }
+  ProcState& p = at(index);
+  // Everything but the slot's identity (index, generation, pending count) starts afresh.
+  const std::uint32_t gen = p.gen;
+  const std::uint32_t pending = p.pending;
+  p.~ProcState();
+  new (&p) ProcState{};
+  p.index = index;
+  p.gen = gen;
+  p.pending = pending;
+  p.table = this;
+  return p;
+}
+
+void ProcessTable::release(ProcState& p) {
+  p.error = nullptr;
+  free_.push_back(p.index);
+}
+
 Simulation::Simulation(std::uint64_t seed, std::int64_t epoch_unix_ns)
-    : seed_(seed), epoch_unix_ns_(epoch_unix_ns) {
+    : seed_(seed), epoch_unix_ns_(epoch_unix_ns), procs_(new ProcessTable) {
+  procs_->sim = this;
   kinds_.emplace_back("none");
   kind_ids_.emplace("none", 0);
 }
 
-Simulation::~Simulation() { shutdown(); }
+Simulation::~Simulation() {
+  shutdown();
+  procs_->sim = nullptr;
+  procs_->drop_holder();  // handles still held keep the table (not the frames) alive
+}
 
 void Simulation::shutdown() {
   shutting_down_ = true;
   // Pending one-shot handlers own themselves; tell every pending handler it will never fire.
-  queue_.for_each([](const QueueEntry& e) {
-    if (is_handler(e.target)) as_handler(e.target)->on_discard();
+  queue_.for_each([this](const QueueEntry& e) {
+    if (is_handler(e.target)) {
+      as_handler(e.target)->on_discard();
+    } else if (is_timer(e.target)) {
+      const TimerSlot& t = timers_[slot_of(e.target)];
+      if (t.gen == gen_of(e.target) && t.handler != nullptr) t.handler->on_discard();
+    }
   });
   queue_.clear();
   // Destroy every frame not yet freed. Destroying a top-level frame destroys its nested
   // Task frames and runs its awaiters' destructors, which unlink them from wait lists.
   while (!live_.empty()) {
     ProcState& p = *state_of(&live_.pop_front());
-    p.root.destroy();
+    --live_count_;
+    p.done = true;
+    p.suspended = false;
+    std::exchange(p.root, {}).destroy();
   }
 }
 
@@ -65,24 +122,75 @@ Kind Simulation::intern_kind(std::string_view name) {
   return k;
 }
 
-void Simulation::push(Time t, void* target, std::uint32_t gen) {
-  if (t < now_) t = now_;  // the past is not schedulable; "now" keeps FIFO order
-  if (next_seq_ >= kSeqMax) throw std::overflow_error("event sequence space exhausted");
-  const QueueEntry e{t, (next_seq_++ << kGenBits) | (gen & kGenMask), target};
+void Simulation::push(Time t, std::uint64_t target) {
+  if (t < now_) throw_past(t, target);
+  const QueueEntry e{t, next_seq_++, target};
   if (t == now_) {
     queue_.push_now(e);
   } else {
     queue_.push(e);
   }
+  if (queue_.size() > peak_pending_) peak_pending_ = queue_.size();
+}
+
+void Simulation::throw_past(Time t, std::uint64_t target) const {
+  std::string what;
+  if (is_handler(target) || is_timer(target)) {
+    const Handler* h = is_handler(target) ? as_handler(target) : timers_[slot_of(target)].handler;
+    what = "handler event '" + kinds_[h->kind] + "' (actor " + std::to_string(h->actor_id) + ")";
+  } else {
+    const ProcState& p = procs_->at(slot_of(target));
+    what = "wake-up of process '" + kinds_[p.kind] + "' (actor " + std::to_string(p.id) + ")";
+  }
+  throw SimulationFailure("scheduling into the past: " + what + " at t=" + std::to_string(t) +
+                              " ns (" + date(t) + "), now is t=" + std::to_string(now_) +
+                              " ns (" + date(now_) + ")",
+                          now_);
 }
 
 void Simulation::schedule_at(Time t, Handler& h) {
-  push(t, reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(&h) | 1U), 0);
+  push(t, static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&h)) | kHandlerBit);
+}
+
+TimerToken Simulation::schedule_timer(Time t, Handler& h) {
+  std::uint32_t index;
+  if (!free_timers_.empty()) {
+    index = free_timers_.back();
+    free_timers_.pop_back();
+  } else {
+    if (timers_.size() >= ProcessTable::kMaxSlots) throw std::length_error("too many timers");
+    index = static_cast<std::uint32_t>(timers_.size());
+    timers_.emplace_back();
+  }
+  TimerSlot& slot = timers_[index];
+  slot.handler = &h;
+  try {
+    push(t, timer_target(index, slot.gen));
+  } catch (...) {
+    free_timer(index);
+    throw;
+  }
+  ++slot.pending;
+  return TimerToken{index, slot.gen};
+}
+
+bool Simulation::cancel_timer(TimerToken& token) {
+  const bool was = timer_pending(token);
+  if (was) free_timer(token.index);
+  token = TimerToken{};
+  return was;
+}
+
+void Simulation::free_timer(std::uint32_t index) {
+  TimerSlot& slot = timers_[index];
+  slot.handler = nullptr;
+  bump_generation(slot.gen, slot.pending, timer_target(index, 0));
+  free_timers_.push_back(index);
 }
 
 void Simulation::wake_at(WakeToken tok, Time t) {
+  push(t, process_target(tok.proc->index, tok.gen));
   ++tok.proc->pending;
-  push(t, tok.proc, tok.gen);
 }
 
 ProcessHandle Simulation::spawn(Process p, std::string_view kind_name) {
@@ -91,7 +199,8 @@ ProcessHandle Simulation::spawn(Process p, std::string_view kind_name) {
 
 ProcessHandle Simulation::spawn(Process p, Kind kind) {
   auto h = p.release();
-  ProcState& st = h.promise().state;
+  ProcState& st = procs_->acquire();
+  h.promise().proc = &st;
   st.sim = this;
   st.root = h;
   st.waiting = h;
@@ -99,9 +208,24 @@ ProcessHandle Simulation::spawn(Process p, Kind kind) {
   st.id = new_actor_id();
   st.kind = kind;
   live_.push_back(st.live);
-  ++live_count_;
+  if (++live_count_ > peak_frames_) peak_frames_ = live_count_;
+  ProcessHandle handle(&st);
   wake(WakeToken{&st, st.gen});
-  return ProcessHandle(&st);
+  return handle;
+}
+
+// A resume or a completion moves the process to its next generation, so every entry queued
+// for an earlier one is stale. At the 2^32nd step the counter would come back to values that
+// old entries may still carry: those entries (all stale by now) become tombstones first, so
+// a wrap can never resume the wrong awaiter.
+void Simulation::bump_generation(std::uint32_t& gen, std::uint32_t& pending,
+                                 std::uint64_t target_of_slot) {
+  if (++gen != 0 || pending == 0) return;
+  const std::uint64_t slot = slot_part(target_of_slot);
+  queue_.retarget([slot](std::uint64_t target) {
+    return !is_handler(target) && slot_part(target) == slot ? kTombstone : target;
+  });
+  pending = 0;
 }
 
 bool Simulation::run_until(Time until) {
@@ -115,18 +239,34 @@ bool Simulation::run_until(Time until) {
       Handler* h = as_handler(e.target);
       record(h->kind, h->actor_id);
       h->on_event(*this);
-    } else {
-      auto* p = static_cast<ProcState*>(e.target);
-      --p->pending;
-      if ((e.key & kGenMask) != (p->gen & kGenMask) || !p->suspended) {
-        maybe_free(*p);  // stale: the process was woken by something else first
+    } else if (is_timer(e.target)) {
+      const std::uint32_t index = slot_of(e.target);
+      TimerSlot& slot = timers_[index];
+      --slot.pending;
+      if (slot.gen != gen_of(e.target) || slot.handler == nullptr) {
+        ++stale_pops_;  // cancelled
         continue;
       }
-      record(p->kind, p->id);
-      ++p->gen;
-      p->suspended = false;
-      p->started = true;
-      p->waiting.resume();  // p may be freed from here on
+      Handler* h = slot.handler;
+      free_timer(index);
+      record(h->kind, h->actor_id);
+      h->on_event(*this);
+    } else {
+      if (e.target == kTombstone) {
+        ++stale_pops_;
+        continue;
+      }
+      ProcState& p = procs_->at(slot_of(e.target));
+      --p.pending;
+      if (gen_of(e.target) != p.gen || !p.suspended) {
+        ++stale_pops_;  // the process was woken by something else first, or has finished
+        continue;
+      }
+      record(p.kind, p.id);
+      bump_generation(p.gen, p.pending, process_target(p.index, 0));
+      p.suspended = false;
+      p.started = true;
+      p.waiting.resume();  // p's frame may be freed from here on (the slot stays until released)
     }
     if (failure_) {
       std::exception_ptr f = std::exchange(failure_, nullptr);
@@ -139,7 +279,7 @@ bool Simulation::run_until(Time until) {
 }
 
 void ProcessHandle::cancel() {
-  if (p_ == nullptr || p_->done || p_->cancel_requested) return;
+  if (p_ == nullptr || p_->done || p_->cancel_requested || p_->table->sim == nullptr) return;
   p_->cancel_requested = true;
   if (!p_->started) {
     // Never ran: finish it without running its body.
@@ -149,22 +289,32 @@ void ProcessHandle::cancel() {
   if (p_->suspended) p_->sim->wake(WakeToken{p_, p_->gen});
 }
 
+void ProcessHandle::release() noexcept {
+  ProcessTable* table = p_->table;
+  if (table->sim != nullptr) {
+    table->sim->release_ref(*p_);
+  } else {
+    --p_->refs;
+  }
+  p_ = nullptr;
+  table->drop_holder();
+}
+
 void Simulation::on_process_done(ProcState& p) {
   p.done = true;
   p.suspended = false;
+  bump_generation(p.gen, p.pending, process_target(p.index, 0));
   p.joiners.for_each([this](Waiter& w) {
     w.unlink();
     wake(w.token);
   });
-  if (p.error) {
-    try {
-      std::rethrow_exception(p.error);
-    } catch (const Cancelled&) {
-      // Cancellation is an ordinary way for a process to end.
-    } catch (...) {
-      fail(std::current_exception());
-    }
-  }
+  std::exception_ptr error = p.error;
+  // The frame goes now: nothing queued refers to it (entries name the slot, not the frame).
+  p.live.unlink();
+  --live_count_;
+  ++frames_freed_;
+  std::exchange(p.root, {}).destroy();
+  if (error) fail(error);  // a Cancelled end leaves no error (promise_type::unhandled_exception)
   maybe_free(p);
 }
 
@@ -179,13 +329,10 @@ void Simulation::release_ref(ProcState& p) {
 }
 
 void Simulation::maybe_free(ProcState& p) {
-  if (p.done && p.pending == 0 && p.refs == 0 && !shutting_down_) destroy_frame(p);
-}
-
-void Simulation::destroy_frame(ProcState& p) {
-  p.live.unlink();
-  --live_count_;
-  p.root.destroy();  // p lives in this frame: do not touch it afterwards
+  if (p.done && p.refs == 0 && !shutting_down_) {
+    bump_generation(p.gen, p.pending, process_target(p.index, 0));
+    procs_->release(p);
+  }
 }
 
 }  // namespace sim

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <exception>
 #include <map>
+#include <stdexcept>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -39,15 +40,22 @@ class Handler {
   Kind kind = 0;
 };
 
-// Bookkeeping of one coroutine process, embedded in its top-level frame's promise.
+class ProcessTable;
+
+// Bookkeeping of one coroutine process. It lives in the Simulation's process table (a slab with
+// stable addresses), not in the frame: queue entries name it by (slot index, generation), so
+// a stale entry (a timeout whose wait already ended) keeps no frame alive; the frame is freed
+// the moment the process completes, and the slot once no ProcessHandle refers to it.
 struct ProcState {
   Simulation* sim = nullptr;
+  ProcessTable* table = nullptr;
   std::coroutine_handle<> waiting;  // innermost frame parked on an awaiter
-  std::coroutine_handle<> root;     // the top-level frame (owns every nested frame)
+  std::coroutine_handle<> root;     // the top-level frame (owns every nested frame); null once freed
   ActorId id = 0;
   Kind kind = 0;
-  std::uint32_t gen = 0;      // bumped on every resume; queue entries carrying an old gen are stale
-  std::uint32_t pending = 0;  // queue entries still pointing here
+  std::uint32_t index = 0;    // this slot's place in the table
+  std::uint32_t gen = 0;      // bumped on every resume, at completion and when the slot is freed
+  std::uint32_t pending = 0;  // queue entries naming this slot (any generation): the wrap scan
   std::uint32_t refs = 0;     // live ProcessHandles
   bool started = false;
   bool done = false;
@@ -63,10 +71,49 @@ struct ProcState {
   }
 };
 
+// The slab of ProcStates: chunks that never move, so a ProcState* stays valid while its slot
+// is held. Reference-counted by the Simulation and by every ProcessHandle, so a handle that
+// outlives its Simulation still reads valid memory (done() is then true; cancel() does nothing).
+class ProcessTable {
+ public:
+  static constexpr std::uint32_t kChunk = 1024;
+  // Slot indices fit in 30 bits (a queue entry's two low bits say handler, process or timer);
+  // the last index is never handed out: it is the tombstone of a retired entry.
+  static constexpr std::uint32_t kMaxSlots = (1U << 30) - 1;
+
+  ProcState& at(std::uint32_t index) { return chunks_[index / kChunk][index % kChunk]; }
+  ProcState& acquire();
+  // Returns a slot whose process is done and unreferenced (the Simulation has moved it to a
+  // new generation first, so no queued entry still matches it).
+  void release(ProcState& p);
+  std::size_t slots() const { return chunks_.size() * kChunk; }
+
+  Simulation* sim = nullptr;  // null once the Simulation is gone
+  std::size_t holders = 1;    // the Simulation plus every live ProcessHandle
+  void drop_holder() {
+    if (--holders == 0) delete this;
+  }
+
+ private:
+  std::vector<std::unique_ptr<ProcState[]>> chunks_;
+  std::vector<std::uint32_t> free_;  // LIFO; which slot a process gets never affects results
+  std::uint32_t next_ = 0;
+};
+
 // What an awaiter keeps so a primitive can wake the process that waits on it.
 struct WakeToken {
   ProcState* proc = nullptr;
   std::uint32_t gen = 0;
+};
+
+// A pending callback that can be cancelled (Simulation::schedule_timer): a slot index and the
+// generation it had when armed. Cancelling leaves a stale queue entry that names the slot, not
+// the Handler, so the Handler may be destroyed right after cancel().
+struct TimerToken {
+  static constexpr std::uint32_t kNone = 0xFFFFFFFFU;
+  std::uint32_t index = kNone;
+  std::uint32_t gen = 0;
+  bool armed() const { return index != kNone; }
 };
 
 struct Waiter : ListNode {
@@ -108,12 +155,26 @@ class Simulation {
   std::size_t kind_count() const { return kinds_.size(); }
   ActorId new_actor_id() { return ++last_actor_; }
 
-  // Callback events.
+  // Callback events. A time before now() throws SimulationFailure naming the event and both
+  // times (the past is a bug, never silently "now"); schedule_in saturates: a duration past
+  // the end of time schedules at kTimeMax (after every finite time; run() still reaches it).
   void schedule_at(Time t, Handler& h);
-  void schedule_in(Duration d, Handler& h) { schedule_at(now_ + d, h); }
+  void schedule_in(Duration d, Handler& h) { schedule_at(after(d), h); }
+  // now() + d, saturated at kTimeMax (d may be negative: then it is simply earlier).
+  Time after(Duration d) const { return d > kTimeMax - now_ ? kTimeMax : now_ + d; }
   // A rare one-off action (timeline changes, faults); allocates, so not for hot paths.
   template <class F>
   void call_at(Time t, Kind kind, F&& fn);
+
+  // A callback at t that cancel_timer() can withdraw (a request's deadline on the callback
+  // path). The token is reset when cancelled; a token whose event has run is simply stale.
+  TimerToken schedule_timer(Time t, Handler& h);
+  // True if the timer was still pending (then its handler will not run). Resets the token.
+  bool cancel_timer(TimerToken& token);
+  bool timer_pending(const TimerToken& token) const {
+    return token.armed() && token.index < timers_.size() && timers_[token.index].gen == token.gen &&
+           timers_[token.index].handler != nullptr;
+  }
 
   // Processes (sim/process.hpp has Process, Task, sleep and the primitives).
   ProcessHandle spawn(Process p, std::string_view kind_name = "process");
@@ -134,7 +195,19 @@ class Simulation {
   std::uint64_t fingerprint() const { return fingerprint_; }
   std::uint64_t events_executed() const { return events_; }
   std::size_t pending_events() const { return queue_.size(); }
+  // Process frames not yet freed (a frame is freed when its process completes).
   std::size_t live_processes() const { return live_count_; }
+  // Kernel statistics of the run so far, for `skysim run` and the tests.
+  struct Stats {
+    std::uint64_t events = 0;      // executed (the fingerprint's events)
+    std::uint64_t stale_pops = 0;  // popped entries that woke nothing (ended waits, timeouts)
+    std::uint64_t peak_pending = 0;  // most entries queued at once
+    std::uint64_t peak_frames = 0;   // most process frames alive at once
+    std::uint64_t frames_freed = 0;  // process frames freed at completion
+  };
+  Stats stats() const {
+    return Stats{events_, stale_pops_, peak_pending_, peak_frames_, frames_freed_};
+  }
 
   void add_observer(EventObserver* o) { observers_.push_back(o); }
   void remove_observer(EventObserver* o) { std::erase(observers_, o); }
@@ -155,9 +228,18 @@ class Simulation {
   bool shutting_down() const { return shutting_down_; }
 
  private:
-  void push(Time t, void* target, std::uint32_t gen);
+  void push(Time t, std::uint64_t target);
+  [[noreturn]] void throw_past(Time t, std::uint64_t target) const;
+  // Moves a slot to its next generation; at a wrap, entries still naming it become tombstones.
+  void bump_generation(std::uint32_t& gen, std::uint32_t& pending, std::uint64_t target_of_slot);
+  void free_timer(std::uint32_t index);
+
+  struct TimerSlot {
+    Handler* handler = nullptr;  // null while free
+    std::uint32_t gen = 0;
+    std::uint32_t pending = 0;  // queue entries naming this slot (any generation)
+  };
   void maybe_free(ProcState& p);
-  void destroy_frame(ProcState& p);
   void record(Kind kind, ActorId actor) {
     std::uint64_t h = fingerprint_ ^ static_cast<std::uint64_t>(now_);
     h *= 0x9E3779B97F4A7C15ULL;
@@ -171,7 +253,8 @@ class Simulation {
   Time now_ = 0;
   std::uint64_t seed_;
   std::int64_t epoch_unix_ns_;
-  EventQueue queue_;
+  // mutable: top() closes the queue's deferred-pop hole, a change of representation only.
+  mutable EventQueue queue_;
   std::uint64_t next_seq_ = 0;
   std::uint64_t fingerprint_ = 0x5EED5EED5EED5EEDULL;
   std::uint64_t events_ = 0;
@@ -180,6 +263,13 @@ class Simulation {
   bool shutting_down_ = false;
   std::exception_ptr failure_;
   std::size_t live_count_ = 0;
+  std::uint64_t stale_pops_ = 0;
+  std::uint64_t peak_pending_ = 0;
+  std::uint64_t peak_frames_ = 0;
+  std::uint64_t frames_freed_ = 0;
+  ProcessTable* procs_;
+  std::vector<TimerSlot> timers_;
+  std::vector<std::uint32_t> free_timers_;  // LIFO
   IntrusiveList<ListNode> live_;
   std::vector<std::string> kinds_;
   std::map<std::string, Kind, std::less<>> kind_ids_;

@@ -43,10 +43,6 @@ inline Duration checked_timeout(Duration timeout, const char* op) {
   return timeout;
 }
 
-inline Time deadline(Time now, Duration timeout) {
-  return timeout > kTimeMax - now ? kTimeMax : now + timeout;
-}
-
 inline bool waiter_cancelled(const Waiter& w) { return w.token.proc->cancel_requested; }
 
 inline void wake_waiter(Waiter& w) {
@@ -62,7 +58,7 @@ bool park_on(std::coroutine_handle<P> h, ProcState*& p, IntrusiveList<W>& list, 
   if (!park(h, p)) return false;
   w.token = WakeToken{p, p->gen};
   list.push_back(w);
-  if (timeout >= 0) p->sim->wake_at(w.token, deadline(p->sim->now(), timeout));
+  if (timeout >= 0) p->sim->wake_at(w.token, p->sim->after(timeout));
   return true;
 }
 
@@ -173,7 +169,7 @@ struct Semaphore::Acquire {
       w.unlink();
       sem->grant();  // a timed-out or cancelled head may have been blocking smaller waiters
     }
-    detail::throw_if_cancelled(p);
+    throw_if_cancelled(p);
     assert(Timed && "an untimed acquire resumed without a grant");
     if constexpr (Timed) {
       return false;
@@ -344,7 +340,7 @@ struct Channel<T>::Recv {
       return std::move(w.value);
     }
     w.unlink();
-    detail::throw_if_cancelled(p);
+    throw_if_cancelled(p);
     assert(Timed && "an untimed recv resumed without a value");
     return std::nullopt;
   }
@@ -378,12 +374,12 @@ struct Channel<T>::Send {
   bool await_resume() {
     if (done) return true;
     if (w.taken) {
-      detail::throw_if_cancelled(p);
+      throw_if_cancelled(p);
       return true;
     }
     if (w.refused) return false;
     w.unlink();
-    detail::throw_if_cancelled(p);
+    throw_if_cancelled(p);
     assert(Timed && "an untimed send resumed without completing");
     return false;
   }
@@ -448,7 +444,7 @@ struct Event::Wait {
     if (!w.woken) {
       w.unlink();
     }
-    detail::throw_if_cancelled(p);
+    throw_if_cancelled(p);
     assert((Timed || w.woken) && "an untimed wait resumed without set()");
     if constexpr (Timed) {
       return w.woken;
@@ -531,7 +527,7 @@ struct Condition::Wait {
       }
     }
     w.unlink();
-    detail::throw_if_cancelled(p);
+    throw_if_cancelled(p);
     assert(Timed && "an untimed wait resumed without a notification");
     if constexpr (Timed) {
       return false;

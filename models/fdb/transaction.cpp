@@ -17,14 +17,14 @@ struct SubmitAwaiter {
   bool await_ready() const noexcept { return false; }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) {
-    if (!sim::detail::park(h, p)) {
+    if (!sim::park(h, p)) {
       return false;
     }
     request->waiter = sim::WakeToken{p, p->gen};
     db->submit(*request);
     return true;
   }
-  void await_resume() const { sim::detail::throw_if_cancelled(p); }
+  void await_resume() const { sim::throw_if_cancelled(p); }
 };
 
 sim::Duration draw(sim::Rng& rng, sim::Duration lo, sim::Duration hi) {

@@ -20,7 +20,7 @@ struct ReceiveAwaiter {
   bool await_ready() const noexcept { return false; }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) {
-    if (!sim::detail::park(h, p)) {
+    if (!sim::park(h, p)) {
       return false;
     }
     w.arm(*s.sim, p, s.blocked_finishers);
@@ -31,7 +31,7 @@ struct ReceiveAwaiter {
     if (!w.is_granted && sem->withdraw(w)) {
       --s.blocked_finishers;
     }
-    sim::detail::throw_if_cancelled(p);
+    sim::throw_if_cancelled(p);
   }
 };
 

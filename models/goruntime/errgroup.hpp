@@ -129,7 +129,7 @@ struct Group::GoAwaiter {
   }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) {
-    if (!sim::detail::park(h, p)) {
+    if (!sim::park(h, p)) {
       return false;
     }
     w.arm(*s->sim, p, s->blocked);
@@ -144,12 +144,12 @@ struct Group::GoAwaiter {
       if (sem->withdraw(w)) {
         --s->blocked;
       }
-      sim::detail::throw_if_cancelled(p);
+      sim::throw_if_cancelled(p);
       return;
     }
     if (p->cancel_requested) {
       sem->try_receive();  // give back the token we were granted, then unwind
-      sim::detail::throw_if_cancelled(p);
+      sim::throw_if_cancelled(p);
     }
     s->start(s, std::move(f));
   }
@@ -163,7 +163,7 @@ struct Group::WaitAwaiter {
   bool await_ready() const { return s->core.active() == 0; }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) {
-    if (!sim::detail::park(h, p)) {
+    if (!sim::park(h, p)) {
       return false;
     }
     w.token = sim::WakeToken{p, p->gen};
@@ -173,7 +173,7 @@ struct Group::WaitAwaiter {
   Error await_resume() {
     w.unlink();
     if (p != nullptr) {
-      sim::detail::throw_if_cancelled(p);
+      sim::throw_if_cancelled(p);
     }
     return s->core.finish_wait();
   }

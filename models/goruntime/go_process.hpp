@@ -384,7 +384,7 @@ struct GoProcess::GoroutineAwaiter {
   bool await_ready() const noexcept { return false; }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) noexcept {
-    p = sim::detail::proc_of(h);
+    p = sim::process_of(h);
     return false;  // never suspends: it only learns which process is asking
   }
   Goroutine await_resume() { return Goroutine(go, p, stack_used); }
@@ -453,7 +453,7 @@ struct GoProcess::RunAwaiter {
   }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) {
-    if (!sim::detail::park(h, p)) {
+    if (!sim::park(h, p)) {
       return false;
     }
     w.token = sim::WakeToken{p, p->gen};
@@ -469,13 +469,13 @@ struct GoProcess::RunAwaiter {
     go->throw_if_gone(inc);
     if (!w.granted) {
       go->unqueue(w);
-      sim::detail::throw_if_cancelled(p);
+      sim::throw_if_cancelled(p);
       return w.arrival;
     }
     go->record_runq_wait(go->simulation().now() - queued_at);
     if (p->cancel_requested) {
       go->release_p();
-      sim::detail::throw_if_cancelled(p);
+      sim::throw_if_cancelled(p);
     }
     return w.arrival;
   }

@@ -191,7 +191,7 @@ struct HostCpu::RunAwaiter {
   bool await_ready() const noexcept { return work <= 0; }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) {
-    if (!sim::detail::park(h, p)) return false;
+    if (!sim::park(h, p)) return false;
     job.token = sim::WakeToken{p, p->gen};
     cpu->start(job, work, arrival);
     return true;
@@ -199,7 +199,7 @@ struct HostCpu::RunAwaiter {
   void await_resume() {
     if (p == nullptr) return;
     if (!job.done) cpu->withdraw(job);  // cancelled before its work was done
-    sim::detail::throw_if_cancelled(p);
+    sim::throw_if_cancelled(p);
   }
 };
 

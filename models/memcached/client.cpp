@@ -25,7 +25,7 @@ struct ReplyAwaiter {
   bool await_ready() const noexcept { return false; }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) {
-    if (!sim::detail::park(h, p)) {
+    if (!sim::park(h, p)) {
       return false;
     }
     op->waiter = sim::WakeToken{p, p->gen};
@@ -34,7 +34,7 @@ struct ReplyAwaiter {
   }
   void await_resume() {
     op->waiter = {};
-    sim::detail::throw_if_cancelled(p);
+    sim::throw_if_cancelled(p);
   }
 };
 

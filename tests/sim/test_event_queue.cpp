@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "sim/event_queue.hpp"
@@ -22,7 +24,7 @@ TEST_CASE("the now lane keeps the exact (time, key) order of the heap alone") {
   };
   sim::Time now = 0;
   auto push = [&](sim::Time t) {
-    QueueEntry e{t, seq++ << 24, nullptr};
+    QueueEntry e{t, seq++, 0};
     if (t == now) {
       with_lane.push_now(e);
     } else {
@@ -47,4 +49,35 @@ TEST_CASE("the now lane keeps the exact (time, key) order of the heap alone") {
     }
   }
   CHECK(with_lane.empty());
+}
+
+TEST_CASE("the deferred pop (replace-top) keeps the exact (time, key) order of a sorted set") {
+  // The kernel's pattern: pop, then zero, one or several pushes (or a size()/top() query in
+  // between), against std::set as the reference order.
+  EventQueue q;
+  std::set<std::pair<sim::Time, std::uint64_t>> ref;
+  std::uint64_t seq = 0;
+  std::uint64_t x = 11;
+  auto next = [&] {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return x >> 33;
+  };
+  auto push = [&](sim::Time t) {
+    q.push(QueueEntry{t, seq, 0});
+    ref.emplace(t, seq++);
+  };
+  for (int i = 0; i < 5000; ++i) push(static_cast<sim::Time>(next() % 1000));
+  for (int step = 0; step < 300000 && !ref.empty(); ++step) {
+    REQUIRE(q.size() == ref.size());
+    QueueEntry e = q.pop();
+    REQUIRE(e.time == ref.begin()->first);
+    REQUIRE(e.key == ref.begin()->second);
+    ref.erase(ref.begin());
+    const std::uint64_t r = next() % 8;
+    if (r == 0) continue;                          // nothing scheduled: the hole is closed later
+    if (r == 1 && !ref.empty()) REQUIRE(q.top().key == ref.begin()->second);  // query first
+    for (std::uint64_t k = (r == 7 ? 3 : 1); k > 0; --k) {
+      push(e.time + static_cast<sim::Time>(next() % 500));
+    }
+  }
 }
