@@ -307,7 +307,8 @@ class QueueServer final : public Instance {
   void arm_link() {
     if (link_.scheduled || link_clogged_ || link_.in_transit.empty()) return;
     link_.scheduled = true;
-    sim_.schedule_at(link_.in_transit.front().deliver_at, link_);
+    // Held by a clog, the front's delivery time may have passed: it goes now, in order.
+    sim_.schedule_at(std::max(sim_.now(), link_.in_transit.front().deliver_at), link_);
   }
 
   // A stop-the-world pause (a GC pause of the host process): no request finishes or starts
