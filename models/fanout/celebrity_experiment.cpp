@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <memory>
 
+#include "models/fanout/background_posts.hpp"
+
 namespace fanout {
 namespace {
 
@@ -94,6 +96,9 @@ ExperimentResult run_experiment(const social::FollowGraph& graph, const Experime
   auto cluster = std::make_unique<scylla::ScyllaCluster>(
       sim, spec.scylla, FanoutService::partitions_needed(graph));
   auto service = std::make_unique<FanoutService>(sim, *cluster, graph, spec.fanout);
+  if (spec.page_filter != nullptr) {
+    service->set_page_filter(*spec.page_filter);
+  }
   service->start();
   if (spec.posts_per_followed_s > 0) {
     service->install_hyperfollower_background(spec.hyper_min_follows, spec.posts_per_followed_s);
@@ -170,6 +175,10 @@ ExperimentResult run_experiment(const social::FollowGraph& graph, const Experime
   }
   out.delivery.writes_fraction =
       all_offered ? static_cast<double>(all_delivered) / static_cast<double>(all_offered) : 1.0;
+  if (const BackgroundPosts* bg = service->background()) {
+    out.background_offered = bg->offered();
+    out.background_delivered = bg->delivered();
+  }
   out.events = sim.events_executed();
   out.fingerprint = sim.fingerprint();
   service->stop();

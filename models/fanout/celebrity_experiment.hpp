@@ -30,6 +30,9 @@ struct ExperimentSpec {
   // cluster's write latency looks like before the post (the write-up's "avg ~600 us, P99 up to
   // 15 ms" is that steady-state figure). 0 disables.
   double probe_writes_per_s = 1'000;
+  // The lossy policy's page filter; null = the production component (components/lossy). A test
+  // double here shows which results are the component's (it must outlive the run).
+  const lossy::PageFilter* page_filter = nullptr;
 };
 
 struct DeliverySummary {
@@ -55,6 +58,10 @@ struct ExperimentResult {
   DeliverySummary delivery;
   std::vector<std::uint64_t> delivered;  // per user
   std::vector<std::uint64_t> offered;    // per user
+  // The hyper-followers' background (background_posts.hpp), over the whole run: rows addressed
+  // to them, rows the page filter kept (each written to RF replicas).
+  std::uint64_t background_offered = 0;
+  std::uint64_t background_delivered = 0;
   std::uint64_t events = 0;
   std::uint64_t fingerprint = 0;
 };

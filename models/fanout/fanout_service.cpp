@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/fanout/background_posts.hpp"
 #include "sim/trace.hpp"
 
 namespace fanout {
@@ -118,12 +119,7 @@ class FanoutService::Job final : public sim::Handler,
     const social::UserId* slice = followers_.data() + cursor_;
     cursor_ += n;
     page_.clear();
-    if (svc_.cfg_.policy == FanoutPolicy::Lossy) {
-      // One draw per page, just before writing it (domain.md §8.3).
-      lossy::filter_page(svc_.cache_, slice, n, svc_.page_rng_.uniform01(), page_);
-    } else {
-      page_.assign(slice, slice + n);
-    }
+    svc_.filter_page(slice, n, svc_.page_rng_, page_);
     for (std::size_t i = 0; i < n; ++i) {
       ++svc_.offered_[slice[i]];
     }
@@ -308,6 +304,8 @@ FanoutService::FanoutService(sim::Simulation& sim, scylla::ScyllaCluster& cluste
       store_(cfg_.redis_rtt),
       cache_(cfg_.reasonable_limit),
       refresher_(sim, store_, cache_, cfg_.cache_refresh),
+      cache_filter_(cache_),
+      filter_(&cache_filter_),
       offered_(graph.users(), 0),
       delivered_(graph.users(), 0),
       kind_page_(sim.intern_kind("fanout.page")) {
@@ -382,19 +380,19 @@ void FanoutService::read_timeline(std::uint32_t reader,
 
 void FanoutService::install_hyperfollower_background(std::uint32_t min_follows,
                                                      double posts_per_followed_s) {
-  if (!(posts_per_followed_s > 0)) {
-    throw std::invalid_argument("fanout: posts_per_followed_s must be > 0");
+  if (background_) {
+    throw std::logic_error("fanout: the hyper-follower background is installed once");
   }
-  for (social::UserId u = 0; u < graph_.users(); ++u) {
-    const std::uint32_t f = graph_.follow_count(u);
-    if (f < min_follows || f == 0) {
-      continue;
-    }
-    double rate = f * posts_per_followed_s;
-    if (cfg_.policy == FanoutPolicy::Lossy) {
-      rate *= lossy::loss_factor(cfg_.reasonable_limit, f);
-    }
-    cluster_.add_background_partition(u, rate);
+  background_ = std::make_unique<BackgroundPosts>(*this, min_follows, posts_per_followed_s);
+}
+
+void FanoutService::filter_page(const social::UserId* page, std::size_t n, sim::Rng& page_r,
+                                std::vector<social::UserId>& out) const {
+  if (cfg_.policy == FanoutPolicy::Lossy) {
+    // One draw per page, just before writing it (domain.md §8.3).
+    filter_->filter(page, n, page_r.uniform01(), out);
+  } else {
+    out.insert(out.end(), page, page + n);
   }
 }
 

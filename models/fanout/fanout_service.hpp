@@ -18,6 +18,7 @@
 #include "components/hotkey/hot_key_client_cache.hpp"
 #include "components/hotkey/hotkey_detector.hpp"
 #include "components/lossy/high_follow_cache.hpp"
+#include "components/lossy/page_filter.hpp"
 #include "models/fanout/follow_count_store.hpp"
 #include "models/scylla/cluster.hpp"
 #include "models/social/follow_graph.hpp"
@@ -25,6 +26,8 @@
 #include "sim/simulation.hpp"
 
 namespace fanout {
+
+class BackgroundPosts;
 
 enum class FanoutPolicy { Full, Lossy, OnRead };
 FanoutPolicy parse_fanout_policy(std::string_view s);  // "full", "lossy", "on_read"
@@ -89,10 +92,22 @@ class FanoutService {
   void post(std::uint32_t author, std::function<void(const PostReport&)> done = {});
   void read_timeline(std::uint32_t reader, std::function<void(const ReadReport&)> done = {});
 
-  // The rest of the fleet's writes into hyper-following accounts' timelines: every account
-  // following >= min_follows gets follows x posts_per_followed_s writes/s, thinned by its
-  // loss_factor under the lossy policy (the fleet runs the same filter).
+  // The rest of the fleet's posts into hyper-following accounts' timelines: every account
+  // that one following >= min_follows follows posts at posts_per_followed_s, and each post is
+  // fanned out page by page through page_filter() under the lossy policy (background_posts.hpp),
+  // so a hyper-follower is offered follows x posts_per_followed_s rows/s and gets what the
+  // filter keeps. Once per service.
   void install_hyperfollower_background(std::uint32_t min_follows, double posts_per_followed_s);
+  const BackgroundPosts* background() const { return background_.get(); }
+
+  // The lossy policy's page decision: by default the production component over follow_cache();
+  // a test may inject another (it must outlive the service) before start().
+  void set_page_filter(const lossy::PageFilter& f) { filter_ = &f; }
+  const lossy::PageFilter& page_filter() const { return *filter_; }
+  // One page of followers through the policy: under lossy one r drawn from `page_r` just before
+  // writing it and the filter's kept users appended to `out`; else all of them.
+  void filter_page(const social::UserId* page, std::size_t n, sim::Rng& page_r,
+                   std::vector<social::UserId>& out) const;
 
   const sim::Histogram& page_duration() const { return page_duration_; }
   const sim::Histogram& write_latency() const { return write_latency_; }  // fan-out's own writes
@@ -129,6 +144,7 @@ class FanoutService {
   friend class Job;
   friend class ReadJob;
   friend class ListWrite;
+  friend class BackgroundPosts;
 
   sim::Simulation& sim_;
   std::string trace_name_ = "fanout";
@@ -139,6 +155,9 @@ class FanoutService {
   FollowCountStore store_;
   lossy::HighFollowCache cache_;
   HighFollowRefresher refresher_;
+  lossy::CacheFilter cache_filter_;
+  const lossy::PageFilter* filter_;
+  std::unique_ptr<BackgroundPosts> background_;
   std::unique_ptr<hotkey::HotKeyDetector<std::uint32_t>> detector_;
   std::unique_ptr<hotkey::HotKeyClientCache<std::uint32_t>> client_cache_;
   std::vector<std::unique_ptr<Job>> jobs_;

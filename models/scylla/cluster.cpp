@@ -318,6 +318,54 @@ void ScyllaCluster::add_background_partition(PartitionKey key, double writes_per
   }
 }
 
+void ScyllaCluster::add_fed_partition(PartitionKey key, double warm_writes_per_s) {
+  if (!(warm_writes_per_s >= 0)) {
+    throw std::invalid_argument("scylla: fed partition warm rate must be >= 0");
+  }
+  const ShardId* r = replicas(key);
+  for (std::uint32_t i = 0; i < cfg_.rf; ++i) {
+    for (const HotWriter& w : hot_[r[i]]) {
+      if (w.key == key) {
+        throw std::invalid_argument("scylla: partition " + std::to_string(key) +
+                                    " is already hyper-written");
+      }
+    }
+    HotWriter w{key, 0.0, sim::kTimeMax, TimelinePartition{}};
+    w.copy.warm(cfg_.timeline, sim_.now(), compaction_phase_[r[i]], warm_writes_per_s);
+    hot_[r[i]].push_back(w);
+  }
+}
+
+void ScyllaCluster::background_write(PartitionKey key) {
+  const ShardId* r = replicas(key);
+  const sim::Time now = sim_.now();
+  for (std::uint32_t i = 0; i < cfg_.rf; ++i) {
+    HotWriter* mine = nullptr;
+    for (HotWriter& w : hot_[r[i]]) {
+      if (w.key == key && w.rate_per_ns == 0.0) mine = &w;
+    }
+    if (mine == nullptr) {
+      throw std::logic_error("scylla: background_write to partition " + std::to_string(key) +
+                             " never added with add_fed_partition");
+    }
+    Shard& sh = *shards_[r[i]];
+    advance(r[i], now);  // the shard's earlier arrivals first
+    hot_write(sh, *mine, now);
+    wake_at_next_decision(sh);
+  }
+  ++background_writes_;
+}
+
+void ScyllaCluster::hot_write(Shard& sh, HotWriter& w, sim::Time t) {
+  const sim::Duration trim = w.copy.write_after(cfg_.timeline, sh.purged);
+  const sim::Duration base =
+      cfg_.exponential_service ? bg_rng_.exponential_duration(cfg_.timeline.write_service_mean)
+                               : cfg_.timeline.write_service_mean;
+  sh.rows_since_compaction += 1;
+  sh.admitted_ns += static_cast<double>(base + trim);
+  sh.cpu.submit(t, Group::Statement, base + trim, 0);
+}
+
 sim::Duration ScyllaCluster::draw(sim::Duration mean) {
   if (!cfg_.exponential_service || mean == 0) {
     return mean;
@@ -367,13 +415,7 @@ void ScyllaCluster::advance(ShardId s, sim::Time now) {
     if (t == sim::kTimeMax) break;
     run_to(sh, t);
     if (what == 0) {
-      const sim::Duration trim = first->copy.write_after(cfg_.timeline, sh.purged);
-      const sim::Duration base =
-          cfg_.exponential_service ? bg_rng_.exponential_duration(cfg_.timeline.write_service_mean)
-                                   : cfg_.timeline.write_service_mean;
-      sh.rows_since_compaction += 1;
-      sh.admitted_ns += static_cast<double>(base + trim);
-      sh.cpu.submit(t, Group::Statement, base + trim, 0);
+      hot_write(sh, *first, t);
       first->next += static_cast<sim::Time>(bg_rng_.exponential(1.0 / first->rate_per_ns)) + 1;
     } else if (what == 1) {
       const sim::Duration work = bg_rng_.exponential_duration(bg_service_mean_);

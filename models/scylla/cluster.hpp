@@ -102,6 +102,13 @@ class ScyllaCluster {
   // A partition written at `writes_per_s` by the rest of the fleet (a hyper-following
   // account's timeline); simulated write by write, never scaled.
   void add_background_partition(PartitionKey key, double writes_per_s);
+  // A partition the rest of the fleet writes through the caller: it generates no writes of its
+  // own; each background_write(key) is one fire-and-forget row on every replica at now (nobody
+  // waits, no coordinator), with the same trim cost as the Poisson writer above. Its copies
+  // start as if written at warm_writes_per_s since their shard's last compaction (>= 0).
+  void add_fed_partition(PartitionKey key, double warm_writes_per_s);
+  void background_write(PartitionKey key);
+  std::uint64_t background_writes() const { return background_writes_; }  // rows, not x RF
 
   // RF shards holding the partition (global shard ids).
   const ShardId* replicas(PartitionKey key);
@@ -157,7 +164,7 @@ class ScyllaCluster {
   // replica keeps its own copy of the partition, hence its own trim state).
   struct HotWriter {
     PartitionKey key;
-    double rate_per_ns;
+    double rate_per_ns;  // 0: fed by background_write(), no arrivals of its own
     sim::Time next;
     TimelinePartition copy;
   };
@@ -218,6 +225,9 @@ class ScyllaCluster {
   sim::ActorId actor_;
   std::string name_;  // the process track in a trace
   std::uint64_t writes_done_ = 0;
+  std::uint64_t background_writes_ = 0;
+  // One hyper-written row on shard s at t (the shard run up to t first by the caller).
+  void hot_write(Shard& sh, HotWriter& w, sim::Time t);
   std::uint32_t needed_;
   std::uint32_t down_nodes_ = 0;
   std::uint64_t unavailable_ = 0;

@@ -1,0 +1,94 @@
+#include "models/fanout/background_posts.hpp"
+
+#include <stdexcept>
+
+#include "models/fanout/fanout_service.hpp"
+
+namespace fanout {
+
+BackgroundPosts::BackgroundPosts(FanoutService& svc, std::uint32_t min_follows,
+                                 double posts_per_followed_s)
+    : svc_(svc),
+      post_rng_(svc.sim_.stream("fanout/background_posts")),
+      page_rng_(svc.sim_.stream("fanout/background_page_r")),
+      offered_(svc.graph_.users(), 0),
+      delivered_(svc.graph_.users(), 0) {
+  if (!(posts_per_followed_s > 0)) {
+    throw std::invalid_argument("fanout: posts_per_followed_s must be > 0");
+  }
+  const social::FollowGraph& g = svc.graph_;
+  std::vector<std::uint8_t> hyper(g.users(), 0);
+  std::vector<std::uint8_t> followed(g.users(), 0);
+  for (social::UserId u = 0; u < g.users(); ++u) {
+    const std::uint32_t f = g.follow_count(u);
+    if (f < min_follows || f == 0) {
+      continue;
+    }
+    hyper[u] = 1;
+    ++hyper_;
+    for (social::UserId a : g.follows(u)) {
+      followed[a] = 1;
+    }
+    const double keep =
+        svc.cfg_.policy == FanoutPolicy::Lossy ? svc.filter_->keep_probability(u) : 1.0;
+    svc.cluster_.add_fed_partition(u, f * posts_per_followed_s * keep);
+  }
+  // Once per run: where each hyper-follower sits in each followed author's follower list.
+  first_.push_back(0);
+  for (social::UserId a = 0; a < g.users(); ++a) {
+    if (followed[a] == 0) {
+      continue;
+    }
+    authors_.push_back(a);
+    const auto followers = g.followers(a);
+    for (std::size_t i = 0; i < followers.size(); ++i) {
+      if (hyper[followers[i]] != 0) {
+        targets_.push_back({static_cast<std::uint32_t>(i / svc.cfg_.page_size), followers[i]});
+      }
+    }
+    first_.push_back(targets_.size());
+  }
+  if (authors_.empty()) {
+    return;  // no hyper-follower: nothing to post
+  }
+  // Every followed author posts at posts_per_followed_s: the superposition is Poisson at the
+  // sum, each post by a uniformly chosen author; a hyper-follower following f of them gets
+  // f x posts_per_followed_s rows/s offered.
+  mean_gap_ns_ = 1e9 / (posts_per_followed_s * static_cast<double>(authors_.size()));
+  actor_id = svc.sim_.new_actor_id();
+  kind = svc.sim_.intern_kind("fanout.background_post");
+  svc.sim_.schedule_in(static_cast<sim::Duration>(post_rng_.exponential(mean_gap_ns_)) + 1, *this);
+}
+
+void BackgroundPosts::on_event(sim::Simulation& sim) {
+  const auto author =
+      static_cast<std::uint32_t>(post_rng_.uniform_int(0, static_cast<std::int64_t>(authors_.size()) - 1));
+  fan_out(author);
+  sim.schedule_in(static_cast<sim::Duration>(post_rng_.exponential(mean_gap_ns_)) + 1, *this);
+}
+
+void BackgroundPosts::fan_out(std::uint32_t author_index) {
+  ++posts_;
+  const std::uint64_t end = first_[author_index + 1];
+  for (std::uint64_t i = first_[author_index]; i < end;) {
+    // One page's hyper-followers, through the same decision as the celebrity post's page.
+    const std::uint32_t page = targets_[i].page;
+    page_.clear();
+    for (; i < end && targets_[i].page == page; ++i) {
+      page_.push_back(targets_[i].user);
+    }
+    kept_.clear();
+    svc_.filter_page(page_.data(), page_.size(), page_rng_, kept_);
+    for (social::UserId u : page_) {
+      ++offered_[u];
+    }
+    offered_total_ += page_.size();
+    for (social::UserId u : kept_) {
+      ++delivered_[u];
+      svc_.cluster_.background_write(u);
+    }
+    delivered_total_ += kept_.size();
+  }
+}
+
+}  // namespace fanout

@@ -1,0 +1,67 @@
+#pragma once
+// The rest of the fleet's posts as the hyper-following accounts' timelines receive them
+// (issue 23, deliverable 2): every account some hyper-follower follows posts at
+// posts_per_followed_s (Poisson, assumption), and each post is fanned out page by page through
+// the fan-out service's page filter -- under the lossy policy the production component
+// (components/lossy), so a hyper-follower's timeline loses a write because the component dropped
+// it, not because a rate was multiplied by its loss factor.
+//
+// Only the hyper-followers' rows are simulated (write by write, never scaled); the ordinary
+// followers of the same posts are the cluster's fluid background (ScyllaConfig::
+// background_writes_per_s). A post's page is the author's follower list cut at page_size, as the
+// celebrity post's; its kept hyper-followers are written at the post's instant (assumption: the
+// background authors are small, one page, written within a millisecond).
+#include <cstdint>
+#include <vector>
+
+#include "models/scylla/cluster.hpp"
+#include "models/social/follow_graph.hpp"
+#include "sim/rng.hpp"
+#include "sim/simulation.hpp"
+
+namespace fanout {
+
+class FanoutService;
+
+class BackgroundPosts final : public sim::Handler {
+ public:
+  // Hyper-followers: accounts following >= min_follows. Their timelines are registered with the
+  // cluster, warmed at follows x posts_per_followed_s x the filter's keep probability (the state
+  // a long history of such writes leaves). Starts posting at now.
+  BackgroundPosts(FanoutService& svc, std::uint32_t min_follows, double posts_per_followed_s);
+
+  void on_event(sim::Simulation& sim) override;
+
+  std::uint32_t authors() const { return static_cast<std::uint32_t>(authors_.size()); }
+  std::uint32_t hyper_followers() const { return hyper_; }
+  std::uint64_t posts() const { return posts_; }
+  std::uint64_t offered() const { return offered_total_; }    // hyper-follower rows addressed
+  std::uint64_t delivered() const { return delivered_total_; }  // rows the filter kept
+  std::uint64_t offered(social::UserId u) const { return offered_[u]; }
+  std::uint64_t delivered(social::UserId u) const { return delivered_[u]; }
+
+ private:
+  struct Target {
+    std::uint32_t page;  // which page of the author's followers holds it
+    social::UserId user;
+  };
+  void fan_out(std::uint32_t author_index);
+
+  FanoutService& svc_;
+  sim::Rng& post_rng_;  // arrivals and authors
+  sim::Rng& page_rng_;  // the per-page r, a stream of its own beside the celebrity post's
+  double mean_gap_ns_ = 0;
+  std::vector<social::UserId> authors_;   // ascending ids: followed by >= 1 hyper-follower
+  std::vector<std::uint64_t> first_;      // authors_.size() + 1 offsets into targets_
+  std::vector<Target> targets_;           // per author, in follower order (pages ascending)
+  std::vector<social::UserId> page_;      // one page's hyper-followers, before the filter
+  std::vector<social::UserId> kept_;
+  std::vector<std::uint32_t> offered_;    // per user
+  std::vector<std::uint32_t> delivered_;  // per user
+  std::uint32_t hyper_ = 0;
+  std::uint64_t posts_ = 0;
+  std::uint64_t offered_total_ = 0;
+  std::uint64_t delivered_total_ = 0;
+};
+
+}  // namespace fanout
