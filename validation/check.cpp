@@ -91,7 +91,15 @@ CheckRow judge(const BandCheck& c) {
 }
 
 CheckRow judge(const DirectCheck& c) {
-  return {c.claim, c.source, c.expected, c.simulated, c.pass ? "PASS" : "FAIL", c.pass};
+  CheckRow row{c.claim, c.source, c.expected, c.simulated, c.pass ? "PASS" : "FAIL", c.pass};
+  if (c.known_departure.empty()) return row;
+  if (c.pass) {
+    row.verdict = "PASS (no longer departs: update " + c.known_departure + ")";
+  } else {
+    row.known_departure = true;
+    row.verdict = "DEPARTS (known: " + c.known_departure + ")";
+  }
+  return row;
 }
 
 CheckRow judge_shrinkage(const std::vector<const ReplicatedCheck*>& checks,

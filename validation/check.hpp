@@ -12,7 +12,7 @@
 //   DirectCheck      a property that is exact (FIFO order, determinism) or already a test
 //                    statistic (chi-square, KS p-values, published arithmetic).
 //
-// A band line may name a known departure: a published figure the model is known not to
+// A band or direct line may name a known departure: a published figure the model is known not to
 // reproduce, with the page that says why. It is still measured and judged; when it fails its
 // verdict reads DEPARTS and it does not fail the table, and the table's last line counts it, so
 // a departure is shown, never dropped. If it starts to hold, the verdict says so.
@@ -54,6 +54,7 @@ struct DirectCheck {
   std::string simulated;
   bool pass = false;
   bool statistical = false;  // a p-value test: counts in the family-wise correction
+  std::string known_departure;  // as BandCheck's: shown as DEPARTS, never dropped
 };
 
 struct CheckRow {

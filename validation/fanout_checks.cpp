@@ -192,6 +192,11 @@ FigureChecks fanout_checks(const SelftestOptions& options) {
 
   Interval full_post = replication_interval(column(&SeedRuns::full_post_s), 0.95);
   Interval lossy_post = replication_interval(column(&SeedRuns::lossy_post_s), 0.95);
+  // On Seastar-scheduled shards the bots' 1,350 writes/s is below the regime where the
+  // write-up's cuts hold (docs/fanout.md, "Regimes on Seastar-scheduled shards": the page cut
+  // passes 90 % from ~1,440 writes/s, the post cut 96 % from ~1,600; at 1,350 a few shards
+  // stay hot under lossy). Measured and shown, not re-tuned to the figures.
+  const std::string regime = "docs/fanout.md";
   const std::string load = "[same seed, full vs lossy; bots' timelines 1,350 writes/s]";
   BandCheck page;
   page.claim = "lossy timelines cut the P99 of a page of fan-out by over 90 %";
@@ -203,6 +208,7 @@ FigureChecks fanout_checks(const SelftestOptions& options) {
   page.unit = "%";
   page.display_scale = 100;
   page.note = load;
+  page.known_departure = regime;
   out.band.push_back(page);
 
   BandCheck post;
@@ -216,6 +222,7 @@ FigureChecks fanout_checks(const SelftestOptions& options) {
   post.display_scale = 100;
   post.note = "[" + thousands(followers) + " followers: " + format_number(full_post.mean, 3) +
               " s -> " + format_number(lossy_post.mean, 3) + " s]";
+  post.known_departure = regime;
   out.band.push_back(post);
 
   DirectCheck hot;
@@ -232,6 +239,7 @@ FigureChecks fanout_checks(const SelftestOptions& options) {
                   " hot under lossy (all seeds), >= " + std::to_string(full_hot_min) +
                   " per seed under full";
   hot.pass = lossy_hot == 0 && full_hot_min > 0;
+  hot.known_departure = regime;
   out.direct.push_back(hot);
   return out;
 }

@@ -32,6 +32,8 @@ TEST_CASE("skysim selftest --quick passes and prints one table") {
   CHECK(one.text.find("April: a healthy data-plane process has ~150 OS threads") !=
         std::string::npos);
   CHECK(count(one.text, "DEPARTS (known: docs/april-2026.md)") == 3);
+  // The lossy cuts at 1,350 writes/s per bot, below their regime on Seastar shards.
+  CHECK(count(one.text, "DEPARTS (known: docs/fanout.md)") >= 2);
   CHECK(one.text.find("April, Go's semantics (fd write lock, sysmon parks): threads climb") !=
         std::string::npos);
   CHECK(count(one.text, "PASS") >= 30);

@@ -103,6 +103,22 @@ TEST_CASE("a known departure is judged like any band line, shown, and not a fail
   CHECK(t.find("0/2 checks hold; 1 known departure") != std::string::npos);
 }
 
+TEST_CASE("a direct line may depart too: shown as DEPARTS, and PASS says when it holds again") {
+  DirectCheck c;
+  c.claim = "no hot shards under lossy";
+  c.simulated = "3 hot";
+  c.pass = false;
+  CHECK_FALSE(judge(c).holds());  // an unlisted failure is a failure
+  CHECK(judge(c).verdict == "FAIL");
+  c.known_departure = "docs/fanout.md";
+  CHECK(judge(c).holds());
+  CHECK(judge(c).known_departure);
+  CHECK(judge(c).verdict == "DEPARTS (known: docs/fanout.md)");
+  c.pass = true;
+  CHECK(judge(c).verdict.starts_with("PASS (no longer departs"));
+  CHECK_FALSE(judge(c).known_departure);
+}
+
 TEST_CASE("TimeAverage integrates a level over its window only") {
   TimeAverage a(10, 30);
   a.set(0, 5);   // before the window: only sets the level
