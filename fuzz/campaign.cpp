@@ -199,7 +199,8 @@ void diagnose(const FuzzOptions& o, const RunOutcome& first, const RunOutcome& s
 }
 
 // The first stream whose draw count differs between two summary.json's `stream_draws`, as
-// "stream NAME drew A then B words" ("" when every stream drew the same).
+// "stream NAME drew A then B words" ("" when every stream drew the same; a stream only one run
+// created says so).
 std::string first_stream_difference(const analysis::Json& a, const analysis::Json& b) {
   auto sa = a.find("stream_draws");
   auto sb = b.find("stream_draws");
@@ -207,14 +208,18 @@ std::string first_stream_difference(const analysis::Json& a, const analysis::Jso
   auto oa = sa->as_object(), ob = sb->as_object();
   for (const auto& [name, value] : oa) {
     auto other = ob.find(name);
-    if (other == ob.end()) return "stream " + name + " drew " + value.dump() + " then none";
+    if (other == ob.end()) {
+      return "stream " + name + " drew " + value.dump() + " words, then was never created";
+    }
     if (value.dump() != other->second.dump()) {
       return "stream " + name + " drew " + value.dump() + " then " + other->second.dump() +
              " words";
     }
   }
   for (const auto& [name, value] : ob) {
-    if (!oa.count(name)) return "stream " + name + " drew none then " + value.dump();
+    if (!oa.count(name)) {
+      return "stream " + name + " was never created, then drew " + value.dump() + " words";
+    }
   }
   return "";
 }
