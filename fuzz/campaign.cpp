@@ -198,35 +198,75 @@ void diagnose(const FuzzOptions& o, const RunOutcome& first, const RunOutcome& s
   }
 }
 
-// The determinism contract: a deterministic sample of the runs, re-run, must reproduce their
-// fingerprints exactly.
-// The first metric (or sub-fingerprint) whose value differs between two runs' summary.json, ""
-// when every one agrees: a change that keeps the event order but not a payload shows here.
-std::string first_metric_difference(const std::string& a_dir, const std::string& b_dir) {
-  std::string a_path = a_dir + "/out/summary.json", b_path = b_dir + "/out/summary.json";
-  if (!fs::exists(a_path) || !fs::exists(b_path)) return "";
-  analysis::Json a = analysis::Json::parse(read_text(a_path));
-  analysis::Json b = analysis::Json::parse(read_text(b_path));
-  for (const char* section : {"sub_fingerprints", "datacenter_fingerprints", "metrics"}) {
-    auto sa = a.find(section);
-    auto sb = b.find(section);
-    if (!sa || !sb) continue;
-    auto oa = sa->as_object(), ob = sb->as_object();
-    for (const auto& [name, value] : oa) {
-      auto other = ob.find(name);
-      if (other == ob.end()) return std::string(section) + " " + name + " missing in the re-run";
-      if (value.dump() != other->second.dump()) {
-        return std::string(section) + " " + name + ": " + value.dump() + " then " +
-               other->second.dump();
-      }
+// The first stream whose draw count differs between two summary.json's `stream_draws`, as
+// "stream NAME drew A then B words" ("" when every stream drew the same; a stream only one run
+// created says so).
+std::string first_stream_difference(const analysis::Json& a, const analysis::Json& b) {
+  auto sa = a.find("stream_draws");
+  auto sb = b.find("stream_draws");
+  if (!sa || !sb) return "";
+  auto oa = sa->as_object(), ob = sb->as_object();
+  for (const auto& [name, value] : oa) {
+    auto other = ob.find(name);
+    if (other == ob.end()) {
+      return "stream " + name + " drew " + value.dump() + " words, then was never created";
     }
-    for (const auto& [name, value] : ob) {
-      if (!oa.count(name)) return std::string(section) + " " + name + " only in the re-run";
+    if (value.dump() != other->second.dump()) {
+      return "stream " + name + " drew " + value.dump() + " then " + other->second.dump() +
+             " words";
+    }
+  }
+  for (const auto& [name, value] : ob) {
+    if (!oa.count(name)) {
+      return "stream " + name + " was never created, then drew " + value.dump() + " words";
     }
   }
   return "";
 }
 
+}  // namespace
+
+// The first metric (or sub-fingerprint, or the unseed) whose value differs between two runs'
+// summary.json, "" when every one agrees: a change that keeps the event order but not a
+// payload shows here. An unseed mismatch names the first stream whose draw count differs
+// (streams by name), else the first differing metric, else says a model's fold differs.
+std::string first_metric_difference(const std::string& a_dir, const std::string& b_dir) {
+  std::string a_path = a_dir + "/out/summary.json", b_path = b_dir + "/out/summary.json";
+  if (!fs::exists(a_path) || !fs::exists(b_path)) return "";
+  analysis::Json a = analysis::Json::parse(read_text(a_path));
+  analysis::Json b = analysis::Json::parse(read_text(b_path));
+  std::string unseed;
+  auto ua = a.find("unseed");
+  auto ub = b.find("unseed");
+  if (ua && ub && ua->dump() != ub->dump()) {
+    unseed = "unseed " + ua->dump() + " then " + ub->dump();
+    if (std::string s = first_stream_difference(a, b); !s.empty()) return unseed + ": " + s;
+  }
+  for (const char* section : {"sub_fingerprints", "datacenter_fingerprints", "metrics"}) {
+    auto sa = a.find(section);
+    auto sb = b.find(section);
+    if (!sa || !sb) continue;
+    auto oa = sa->as_object(), ob = sb->as_object();
+    std::string where = (unseed.empty() ? "" : unseed + ": ") + section + " ";
+    for (const auto& [name, value] : oa) {
+      auto other = ob.find(name);
+      if (other == ob.end()) return where + name + " missing in the re-run";
+      if (value.dump() != other->second.dump()) {
+        return where + name + ": " + value.dump() + " then " + other->second.dump();
+      }
+    }
+    for (const auto& [name, value] : ob) {
+      if (!oa.count(name)) return where + name + " only in the re-run";
+    }
+  }
+  if (!unseed.empty()) return unseed + " (every stream drew the same: a model's fold differs)";
+  return "";
+}
+
+namespace {
+
+// The determinism contract: a deterministic sample of the runs, re-run, must reproduce their
+// fingerprints, and their summaries (first_metric_difference) exactly.
 bool recheck(const FuzzOptions& o, const std::vector<scenarios::Scenario>& bases,
              const std::map<std::string, std::size_t>& base_of, std::vector<RunOutcome>& runs,
              std::ostream& report) {

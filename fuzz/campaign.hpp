@@ -57,4 +57,9 @@ struct CampaignResult {
 
 CampaignResult run_campaign(const FuzzOptions& options, std::ostream& report);
 
+// The double-run's comparison of two run directories' out/summary.json beyond the fingerprint:
+// "" when they agree, else the first difference — for an unseed mismatch the first stream whose
+// draw count differs ("unseed \"…\" then \"…\": stream NAME drew A then B words").
+std::string first_metric_difference(const std::string& a_dir, const std::string& b_dir);
+
 }  // namespace skysim::fuzz

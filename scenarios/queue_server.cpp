@@ -232,6 +232,27 @@ class QueueServer final : public Instance {
     }
   }
 
+  // Its end state into the run's unseed (Simulation::fold): every request still queued or in
+  // service (id, size, issue time) and the pool's shape. No event carries a size, so a change
+  // in the payload that keeps the event order shows here (and in the metrics).
+  void finish(World&) override {
+    for (std::int64_t v : {target_, active_, busy_}) sim_.fold(static_cast<std::uint64_t>(v));
+    auto fold_request = [this](const Request& r) {
+      sim_.fold(r.id);
+      sim_.fold(static_cast<std::uint64_t>(r.size_bytes));
+      sim_.fold(static_cast<std::uint64_t>(r.issued_at));
+    };
+    for (const Queued& q : queue_) {
+      fold_request(q.request);
+      sim_.fold(static_cast<std::uint64_t>(q.enqueued_at));
+    }
+    for (const auto& w : workers_) {
+      if (!w->current) continue;
+      fold_request(*w->current);
+      sim_.fold(static_cast<std::uint64_t>(w->due));
+    }
+  }
+
  private:
   struct Queued {
     Request request;

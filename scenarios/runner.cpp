@@ -217,6 +217,24 @@ class SourceDriver final : public sim::Handler {
   sim::Histogram* latency_;
 };
 
+// The models' end state, folded into the unseed: every metric's key and end value (a
+// histogram's count, sum and extremes), in the registry's order, the same in every run. A
+// payload change that keeps the event order (a size, a latency, a counted outcome) shows here.
+static void fold_metrics(sim::Simulation& sim, const sim::MetricsRegistry& metrics) {
+  metrics.for_each([&](const sim::SeriesView& s) {
+    sim.fold(sim::stream_seed(0, s.key));
+    if (s.type == sim::SeriesType::kHistogram) {
+      sim.fold(s.histogram->count());
+      sim.fold_real(s.histogram->sum());
+      sim.fold(static_cast<std::uint64_t>(s.histogram->max()));
+    } else if (s.type == sim::SeriesType::kCounter) {
+      sim.fold(static_cast<std::uint64_t>(s.counter->value()));
+    } else {
+      sim.fold_real(s.type == sim::SeriesType::kGauge ? s.gauge->value() : (*s.gauge_fn)());
+    }
+  });
+}
+
 ScenarioRun::ScenarioRun(const Scenario& scenario, const Registry& registry)
     : scenario_(scenario),
       registry_(registry),
@@ -329,7 +347,10 @@ RunResult ScenarioRun::run(std::optional<sim::Time> until,
   }
   sampler_->sample_now();
   for (const auto& [path, inst] : world_->instances()) inst->finish(*world_);
+  fold_metrics(*sim_, metrics_);
   RunResult r;
+  r.unseed = sim_->unseed();
+  r.stream_draws = sim_->stream_draws();
   if (!stop_reason_.empty()) {
     r.stopped_early = stop_reason_;
   } else if (end < scenario_.duration) {
@@ -607,6 +628,8 @@ std::string ScenarioRun::summary_table(const RunResult& r, double wall_seconds) 
     for (const auto& [dc, f] : r.datacenter_fingerprints) o << " " << dc << "=" << format_fingerprint(f);
     o << "\n";
   }
+  o << "unseed       " << format_fingerprint(r.unseed)
+    << "  (stream draw counts and model folds)\n";
   o << "\n";
   auto ph = phases();
   if (!ph.empty()) {
@@ -679,6 +702,10 @@ void ScenarioRun::write_outputs(const std::string& dir, const RunResult& r, doub
     w.end_object();
     w.key("datacenter_fingerprints").begin_object();
     for (const auto& [dc, f] : r.datacenter_fingerprints) w.key(dc).value(format_fingerprint(f));
+    w.end_object();
+    w.key("unseed").value(format_fingerprint(r.unseed));
+    w.key("stream_draws").begin_object();
+    for (const auto& [name, n] : r.stream_draws) w.key(name).value(static_cast<std::int64_t>(n));
     w.end_object();
     w.key("events").value(static_cast<std::int64_t>(r.events));
     w.key("kernel").begin_object();

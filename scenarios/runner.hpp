@@ -46,6 +46,10 @@ struct RunResult {
   std::vector<std::pair<std::string, std::uint64_t>> sub_fingerprints;
   // Per datacenter, over its sampled series (scenarios/datacenter_fingerprint.hpp).
   std::vector<std::pair<std::string, std::uint64_t>> datacenter_fingerprints;
+  // What the fingerprint cannot see (Simulation::unseed): every stream's draw count and the
+  // models' folds, with every metric's end value folded in by the runner.
+  std::uint64_t unseed = 0;
+  std::vector<std::pair<std::string, std::uint64_t>> stream_draws;  // by stream name
   std::optional<Violation> violation;
   std::uint64_t events = 0;
   sim::Simulation::Stats kernel;  // stale pops, peak pending events, peak frames (docs/kernel.md)

@@ -22,15 +22,39 @@ namespace sim {
 // Seed of a stream: xxHash64 of its name with the root seed as the hash seed.
 std::uint64_t stream_seed(std::uint64_t root_seed, std::string_view name);
 
+// mt19937_64 that counts the 64-bit words it hands out: the stream's draw count, one of the
+// inputs of the run's unseed (Simulation::unseed). One increment per word, so a distribution
+// that rejects and redraws counts every word it used: two runs at the same count have read
+// the same prefix of the stream. The words are the engine's own: counting changes no draw.
+class CountingEngine {
+ public:
+  using Base = boost::random::mt19937_64;
+  using result_type = Base::result_type;
+  explicit CountingEngine(std::uint64_t seed) : base_(seed) {}
+  static constexpr result_type min() { return 0; }
+  static constexpr result_type max() { return ~result_type{0}; }
+  result_type operator()() {
+    ++draws_;
+    return base_();
+  }
+  std::uint64_t draws() const { return draws_; }
+
+ private:
+  Base base_;
+  std::uint64_t draws_ = 0;
+};
+
 class Rng {
  public:
   // mt19937_64 with Boost's ziggurat exponential measured 3.7 ns/draw here, faster than
   // taus88 (5.5 ns) and mt19937 (5.3 ns); its 2.5 KiB state is fine for per-actor streams.
-  using Engine = boost::random::mt19937_64;
+  using Engine = CountingEngine;
 
   explicit Rng(std::uint64_t seed) : engine_(seed) {}
 
   Engine& engine() { return engine_; }
+  // Engine words drawn so far (every distribution below draws through the counting engine).
+  std::uint64_t draws() const { return engine_.draws(); }
 
   // A standard UniformRandomBitGenerator over the engine's own draws (Boost 1.74's engine has
   // no constexpr min/max, so it is not one itself); components take their randomness this way.

@@ -112,6 +112,23 @@ Rng& Simulation::stream(std::string_view name) {
   return *it->second;
 }
 
+std::vector<std::pair<std::string, std::uint64_t>> Simulation::stream_draws() const {
+  std::vector<std::pair<std::string, std::uint64_t>> out;
+  out.reserve(streams_.size());
+  for (const auto& [name, rng] : streams_) out.emplace_back(name, rng->draws());
+  return out;
+}
+
+std::uint64_t Simulation::unseed() const {
+  std::uint64_t h = fold_;
+  // streams_ is a std::map: by name, the same order in every run.
+  for (const auto& [name, rng] : streams_) {
+    h = mix(h ^ stream_seed(0, name));
+    h = mix(h ^ rng->draws());
+  }
+  return h;
+}
+
 Kind Simulation::intern_kind(std::string_view name) {
   auto it = kind_ids_.find(name);
   if (it != kind_ids_.end()) return it->second;

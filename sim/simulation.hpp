@@ -3,6 +3,7 @@
 // streams. Everything that happens is an event popped in (time, sequence) order; an event
 // either resumes a coroutine process (sim/process.hpp) or calls a Handler (the fast path for
 // hot inner loops). Single-threaded by design: parallelism lives across seeds, never inside.
+#include <bit>
 #include <coroutine>
 #include <cstdint>
 #include <exception>
@@ -11,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/event_queue.hpp"
@@ -149,6 +151,17 @@ class Simulation {
 
   // The named stream, created on first use. References stay valid for the run.
   Rng& stream(std::string_view name);
+  // Every stream created so far with its draw count (engine words), by name.
+  std::vector<std::pair<std::string, std::uint64_t>> stream_draws() const;
+
+  // The unseed (docs/fuzzing.md): what the event fingerprint, over (time, kind, actor), cannot
+  // see. Models fold payload values and end states into it explicitly (fold, fold_real);
+  // unseed() mixes those folds with every stream's name and draw count. Two runs with the same
+  // event order but a different payload (one extra draw, another size or a changed counter)
+  // share the fingerprint and differ here.
+  void fold(std::uint64_t value) { fold_ = mix(fold_ ^ value); }
+  void fold_real(double value) { fold(std::bit_cast<std::uint64_t>(value == 0.0 ? 0.0 : value)); }
+  std::uint64_t unseed() const;
 
   Kind intern_kind(std::string_view name);
   const std::string& kind_name(Kind k) const { return kinds_[k]; }
@@ -240,6 +253,12 @@ class Simulation {
     std::uint32_t pending = 0;  // queue entries naming this slot (any generation)
   };
   void maybe_free(ProcState& p);
+  static std::uint64_t mix(std::uint64_t h) {
+    h *= 0x9E3779B97F4A7C15ULL;
+    h ^= h >> 32;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    return h ^ (h >> 31);
+  }
   void record(Kind kind, ActorId actor) {
     std::uint64_t h = fingerprint_ ^ static_cast<std::uint64_t>(now_);
     h *= 0x9E3779B97F4A7C15ULL;
@@ -257,6 +276,7 @@ class Simulation {
   mutable EventQueue queue_;
   std::uint64_t next_seq_ = 0;
   std::uint64_t fingerprint_ = 0x5EED5EED5EED5EEDULL;
+  std::uint64_t fold_ = 0x0115EED0115EED01ULL;  // the models' folds (unseed())
   std::uint64_t events_ = 0;
   ActorId last_actor_ = 0;
   bool stop_requested_ = false;

@@ -16,7 +16,8 @@ namespace {
 const char* const kHeader =
     "# Golden fingerprints: scenario seed fingerprint group=fingerprint... (skysim run FILE --seed "
     "N;\n"
-    "# the groups are the per-model sub-fingerprints of summary.json).\n"
+    "# the groups are the per-model sub-fingerprints of summary.json; unseed= is its unseed: stream\n"
+    "# draw counts and model folds, docs/fuzzing.md).\n"
     "# A change that alters any trajectory fails test_fuzz until these are updated on purpose:\n"
     "#   bash tests/fuzz/update_goldens.sh build/<dir>/fuzz/test_fuzz\n"
     "# and say in the commit message why the trajectories changed.\n";
@@ -77,6 +78,10 @@ TEST_CASE("fast scenarios reproduce their golden fingerprints model by model") {
       got[group] = format_fingerprint(f);
       fresh << " " << group << "=" << got[group];
     }
+    // The unseed rides along as one more group: a payload change that keeps every event in
+    // place fails here, with the fingerprint and every sub-fingerprint unchanged.
+    got["unseed"] = format_fingerprint(r.unseed);
+    fresh << " unseed=" << got["unseed"];
     fresh << "\n";
     if (update) continue;
     std::string changed;
