@@ -50,7 +50,8 @@ void ScyllaPool::fill(Host& h) {
     ++dials_;
     net::DialOutcome d = dialer_.dial(ns_, h.addr, owner_);
     if (!d.ok()) {
-      // Not a Temporary error: no retry; the pool waits 31 + rand(100) ms before the next fill.
+      // Not a Temporary error: no retry; the pool waits 31 ms plus a uniform
+      // 0-99 ms draw (its own named stream) before the next fill.
       ++dial_errors_;
       h.next_fill = sim_.now() + (31 + rng_.uniform_int(0, 99)) * sim::kMillisecond;
       return;

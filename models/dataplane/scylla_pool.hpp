@@ -10,7 +10,7 @@
 //     the query tries the next host of its plan; no host with a connection fails the query
 //     (ErrNoConnections, "gocql: no hosts available in the pool").
 //   fill: one fill at a time per host; on a dial error fillingStopped(true) sleeps
-//     31 + rand(100) ms before another fill may start.
+//     31 ms plus a uniform 0-99 ms draw before another fill may start.
 //   connect: a net.OpError that is not Temporary (EADDRNOTAVAIL is not) is not retried.
 // Left out: the conviction policy's node-down handling and the session's ReconnectInterval
 // (60 s) that follows a failed first connection, the control connection, and the handshake
