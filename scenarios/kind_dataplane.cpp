@@ -587,7 +587,8 @@ ServiceKind dataplane_kind() {
       .build = [](World& w, const HostContext& ctx) -> std::unique_ptr<Instance> {
         return std::make_unique<DataPlaneInstance>(w, ctx);
       },
-      .report_panels = dataplane_panels};
+      .report_panels = dataplane_panels,
+      .check_config = [](const HostContext& ctx) { config_from(ctx).validate(); }};
 }
 
 }  // namespace skysim::scenarios

@@ -3,11 +3,13 @@
 #include "scenarios/fault_kinds.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include <xxhash.h>
 
@@ -507,8 +509,66 @@ class Loader {
         }
       }
     }
+    check_config(*kind, s, params, pp, n["host_overrides"], join(path, "host_overrides"));
     services_[dc + "." + s.name] = kind;
     return s;
+  }
+
+  // The kind's own cross-parameter checks, on each host's merged parameters; one error per
+  // service, placed at the parameter the message names ("restart_backoff_max: ...") or, if it
+  // names none, at the service's params.
+  void check_config(const ServiceKind& kind, const ServiceSpec& s, const YAML::Node& params,
+                    const std::string& pp, const YAML::Node& overrides,
+                    const std::string& hp) {
+    if (!kind.check_config || !c_.diagnostics.empty()) return;
+    for (int i = 0; i < s.hosts; ++i) {
+      HostContext ctx{s.datacenter, s.name, kind.name, i, s.hosts, s_.scale,
+                      s.host_params[static_cast<std::size_t>(i)]};
+      try {
+        kind.check_config(ctx);
+      } catch (const std::invalid_argument& e) {
+        const std::string message = e.what();
+        std::string name = named_param(kind, message);
+        YAML::Node at = params;
+        std::string path = pp;
+        const YAML::Node host = overrides && overrides.IsMap() ? overrides[std::to_string(i)]
+                                                               : YAML::Node();
+        if (!name.empty() && host && host.IsMap() && host[name]) {
+          at = host[name];
+          path = join(join(hp, std::to_string(i)), name);
+        } else if (!name.empty() && params.IsMap() && params[name]) {
+          at = params[name];
+          path = join(pp, name);
+        }
+        c_.error(at, path, message, "values that agree with each other (skysim explain " +
+                                        kind.name + ")");
+        return;
+      }
+    }
+  }
+
+  // The parameter a model's message is about: its "NAME:" prefix, else the first of the
+  // kind's parameter names that appears in it as a word.
+  static std::string named_param(const ServiceKind& kind, const std::string& message) {
+    const auto colon = message.find(':');
+    if (colon != std::string::npos && kind.param(message.substr(0, colon))) {
+      return message.substr(0, colon);
+    }
+    auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    std::size_t best = std::string::npos;
+    std::string name;
+    for (const auto& p : kind.params) {
+      for (std::size_t at = message.find(p.name); at != std::string::npos;
+           at = message.find(p.name, at + 1)) {
+        const std::size_t end = at + p.name.size();
+        if ((at == 0 || !word_char(message[at - 1])) &&
+            (end == message.size() || !word_char(message[end])) && at < best) {
+          best = at;
+          name = p.name;
+        }
+      }
+    }
+    return name;
   }
 
   std::optional<sim::Time> when(const YAML::Node& n, const std::string& path) {

@@ -169,6 +169,12 @@ struct ServiceKind {
   // configuration fills in the limits; no hosts = the panels without limits). Empty = the
   // report falls back to one panel per sampled metric.
   std::function<std::vector<sim::ReportPanel>(const std::vector<HostContext>&)> report_panels = {};
+  // Checks that need more than one parameter (restart_backoff_max >= restart_backoff_initial):
+  // builds the model's configuration from a host's context as the factory would, and throws
+  // std::invalid_argument("PARAM: what is wrong") without building anything. The loader runs
+  // it for every host so `skysim validate` reports the error at PARAM's file:line instead of
+  // the run failing when the world is built. Empty = the kind has no such checks.
+  std::function<void(const HostContext&)> check_config = {};
 
   const sim::ParamSpec* param(std::string_view n) const {
     for (const auto& p : params) {

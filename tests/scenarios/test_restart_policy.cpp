@@ -4,6 +4,7 @@
 // restart_delay otherwise.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "scenarios/loader.hpp"
 #include "scenarios/runner.hpp"
+#include "scenario_fixtures.hpp"
 
 using namespace skysim;
 using namespace skysim::scenarios;
@@ -61,4 +63,22 @@ TEST_CASE("restart_policy fixed (the default) keeps restart_delay and says nothi
   auto r = restarts("restart_delay: 5s");
   REQUIRE(r.size() == 4);
   for (const auto& line : r) CHECK(line.find("CrashLoopBackOff") == std::string::npos);
+}
+
+TEST_CASE("a back-off cap below its start is one located error from the loader, not a failed run") {
+  const std::string text =
+      fuzz_dataplane_with("restart_policy: crash_loop_backoff\n          restart_backoff_max: 5s");
+  const std::string errors = testing::errors_of(text);
+  INFO(errors);
+  // The line of the key in the file, the key's path, and the model's own words.
+  const auto line = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(
+                                                                 text.find("restart_backoff_max")),
+                               '\n') + 1;
+  CHECK(errors.find(":" + std::to_string(line) + ":") != std::string::npos);
+  CHECK(errors.find("params.restart_backoff_max: restart_backoff_max: must be >= "
+                    "restart_backoff_initial") != std::string::npos);
+  CHECK(std::count(errors.begin(), errors.end(), '\n') <= 1);  // one error for the service
+  // And values that agree load: the cap equal to the start is allowed.
+  CHECK(testing::errors_of(fuzz_dataplane_with(
+            "restart_policy: crash_loop_backoff\n          restart_backoff_max: 10s")) == "OK");
 }
