@@ -5,13 +5,15 @@
 #include <cstdint>
 #include <string>
 
+#include "scenarios/fuzz/load_twice.hpp"
 #include "scenarios/loader.hpp"
 #include "scenarios/queue_server.hpp"
 
 namespace {
 // Only the demo kind: the harness exercises the loader and validator, and linking every model
 // into a sanitizer build outside CMake is not worth it (the validator's per-kind logic is
-// generic over ParamSpec).
+// generic over ParamSpec). The test suite replays this corpus with every kind registered
+// (tests/scenarios/test_loader_corpus.cpp), which covers the kinds' own checks.
 const skysim::scenarios::Registry& registry() {
   static const skysim::scenarios::Registry r = [] {
     skysim::scenarios::Registry x;
@@ -23,13 +25,7 @@ const skysim::scenarios::Registry& registry() {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  std::string text(reinterpret_cast<const char*>(data), size);
-  try {
-    auto s = skysim::scenarios::load_scenario_text(text, "fuzz.yaml", registry());
-    // A loaded scenario must print back to YAML that loads again.
-    skysim::scenarios::load_scenario_text(skysim::scenarios::resolved_yaml(s), "resolved.yaml",
-                                          registry());
-  } catch (const skysim::scenarios::ScenarioError&) {
-  }
+  skysim::scenarios::fuzzing::load_twice(
+      std::string(reinterpret_cast<const char*>(data), size), registry());
   return 0;
 }
