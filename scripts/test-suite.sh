@@ -24,14 +24,18 @@ asan_targets=$(cmake --build --preset asan --target help | sed -n 's/^\(test_[a-
 if [[ ${SKYSIM_ASAN_FULL:-0} != 1 ]]; then
   asan_targets=$(grep -v -E '^test_cli$' <<<"$asan_targets" || true)
 fi
-if [[ -n "$asan_targets" ]]; then
-  cmake --build --preset asan --target $asan_targets
-  for t in $asan_targets; do
-    filter=()
-    if [[ $t == test_scenarios && ${SKYSIM_ASAN_FULL:-0} != 1 ]]; then filter=("~April*"); fi
-    echo "== ASan+UBSan: $t ${filter[*]}"
-    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-      "./build/asan/$(find build/asan -name "$t" -type f -printf '%P\n' | head -n1)" "${filter[@]}"
-  done
+# An empty list means the target listing changed shape, not that there is nothing to check.
+if [[ $(wc -w <<<"$asan_targets") -lt 10 ]]; then
+  echo "test-suite: only $(wc -w <<<"$asan_targets") ASan test targets found (expected every" \
+    "test_* of the build); the sanitizer pass would check nothing" >&2
+  exit 1
 fi
+cmake --build --preset asan --target $asan_targets
+for t in $asan_targets; do
+  filter=()
+  if [[ $t == test_scenarios && ${SKYSIM_ASAN_FULL:-0} != 1 ]]; then filter=("~April*"); fi
+  echo "== ASan+UBSan: $t ${filter[*]}"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    "./build/asan/$(find build/asan -name "$t" -type f -printf '%P\n' | head -n1)" "${filter[@]}"
+done
 echo "test suite finished in $(( $(date +%s) - start ))s"
