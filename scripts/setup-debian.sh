@@ -28,6 +28,7 @@ packages=(
   libcurl4-openssl-dev                           # HTTP client of etcd's v3 gateway
   redis-server libhiredis-dev                    # the high-follow cache's real source (backends/redis)
   libns3-dev libsimgrid-dev python3-simpy        # PHOLD anchors beside the kernel (docs/kernel.md)
+  slurm-wlm munge                                # fuzz/compare as Slurm job arrays (docs/distributed.md)
 )
 
 missing=()
