@@ -243,6 +243,10 @@ class FanoutInstance final : public Instance {
       w.metrics().counter_fn("fanout.stale_writes", cl, [this, cls] {
         return static_cast<double>(growth_->staleness(cls).stale_kept);
       });
+      w.metrics().gauge_fn("fanout.mean_factor_error", cl, [this, cls] {
+        const fanout::StalenessCounts& s = growth_->staleness(cls);
+        return s.decisions ? s.factor_error / static_cast<double>(s.decisions) : 0.0;
+      });
     }
     // What the graph draw gave (a re-drawn graph differs in it; a pinned one does not).
     w.metrics().gauge_fn("fanout.graph_edges", labels,

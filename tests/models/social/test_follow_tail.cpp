@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 #include "models/social/population.hpp"
@@ -60,6 +61,8 @@ TEST_CASE("follow tail: exact counts match the truncated Pareto within the KS bo
     const double d = ks_distance(k, spec);
     // 1.95/sqrt(n): the KS critical value at 0.1 % for a continuous F, conservative for a
     // discrete one.
+    std::printf("seed %llu: KS D = %.5f (bound %.5f)\n", static_cast<unsigned long long>(seed), d,
+                1.95 / std::sqrt(static_cast<double>(spec.users)));
     INFO("seed " << seed << " D = " << d);
     CHECK(d < 1.95 / std::sqrt(static_cast<double>(spec.users)));
   }
@@ -77,6 +80,8 @@ TEST_CASE("follow tail: at 2.05M users, accounts between 2,000 and 300,000 follo
   // Expected users above x: n (1 - F(x)); Poisson, so within 4 sqrt of it.
   for (double x : {2'000.0, 10'000.0}) {
     const double expect = spec.users * (1.0 - follow_count_cdf(spec, x));
+    std::printf("2.05M users: %.0f above %.0f follows, expected %.1f; the most: %u\n", above(x),
+                x, expect, k.back());
     INFO("above " << x << ": " << above(x) << " expected " << expect);
     CHECK(std::abs(above(x) - expect) < 4 * std::sqrt(expect) + 1);
   }
