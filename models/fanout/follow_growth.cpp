@@ -82,7 +82,7 @@ std::uint64_t FollowGrowth::true_follows(social::UserId u) const {
 
 void FollowGrowth::start() {
   const bool lossy_policy = svc_.config().policy == FanoutPolicy::Lossy;
-  for (std::size_t i = 0; i < stats_.size(); ++i) {
+  for (std::size_t i = 0; i < stats_.size() && cfg_.posts_per_followed_s > 0; ++i) {
     if (from_background_[i] == 0) {
       // Its timeline starts as a long history of its follows' posts through the filter left it.
       const social::UserId g = stats_[i].user;
