@@ -196,6 +196,10 @@ void FollowGrowth::grower_post() {
 
 void FollowGrowth::filter(const social::UserId* page, std::size_t n, double page_r,
                           std::vector<social::UserId>& out) const {
+  if (!cfg_.audit) {
+    inner_.filter(page, n, page_r, out);
+    return;
+  }
   const auto set = svc_.follow_cache().snapshot();  // the set the inner filter reads now
   const std::uint64_t limit = svc_.config().reasonable_limit;
   const auto error = [&](social::UserId u) {

@@ -51,6 +51,8 @@ struct FollowGrowthConfig {
   // Growers with at least this many follows at start are BackgroundPosts' (when installed).
   std::uint32_t background_min_follows = 100'000;
   bool background_installed = false;
+  // false: filter() only delegates (what the audit costs: docs/benchmarks.md, h-graph).
+  bool audit = true;
 
   void validate() const;
 };

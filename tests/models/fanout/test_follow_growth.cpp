@@ -14,6 +14,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 
 #include "fanout_fixtures.hpp"
 #include "models/fanout/follow_growth.hpp"
@@ -135,4 +136,44 @@ TEST_CASE("follow growth: bad settings are refused") {
   gc.grower_follows_per_s = 1;
   gc.posts_per_followed_s = std::nan("");
   CHECK_THROWS_AS(gc.validate(), std::invalid_argument);
+}
+
+// Not a test: what the staleness audit costs on the kind's heaviest path, one 2M-follower post
+// under lossy (every decision audited), audit off and on interleaved, CPU per post printed
+// (docs/benchmarks.md, h-graph). Timing never affects a result.
+TEST_CASE("bench: the staleness audit on one 2M-follower lossy post", "[.bench]") {
+  const social::FollowGraph& graph = fanout_test::celebrity_graph();
+  for (int rep = 0; rep < 3; ++rep) {
+    for (bool audit : {false, true}) {
+      sim::Simulation sim(1);
+      scylla::ScyllaCluster cluster(sim, scylla::ScyllaConfig{},
+                                    FanoutService::partitions_needed(graph));
+      FanoutConfig fc;
+      fc.policy = FanoutPolicy::Lossy;
+      FanoutService svc(sim, cluster, graph, fc);
+      FollowGrowthConfig gc;
+      gc.follow_events_per_s = 0;
+      gc.grower_follows_per_s = 0;
+      gc.audit = audit;
+      FollowGrowth growth(sim, cluster, graph, svc, gc);
+      svc.set_page_filter(growth);
+      svc.start();
+      growth.start();
+      std::uint64_t written = 0;
+      const std::clock_t t0 = std::clock();
+      svc.post(graph.id_of("celebrity"), [&](const PostReport& r) {
+        written = r.written;
+        svc.stop();
+      });
+      sim.run();
+      const double cpu = static_cast<double>(std::clock() - t0) / CLOCKS_PER_SEC;
+      std::printf("rep %d audit %s: %.3f s CPU, %llu written, %llu decisions audited\n", rep,
+                  audit ? "on " : "off", cpu, static_cast<unsigned long long>(written),
+                  static_cast<unsigned long long>(
+                      growth.staleness(UserClass::Ordinary).decisions +
+                      growth.staleness(UserClass::Heavy).decisions +
+                      growth.staleness(UserClass::Grower).decisions));
+      CHECK(written > 0);
+    }
+  }
 }
