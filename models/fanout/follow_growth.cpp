@@ -1,5 +1,6 @@
 #include "models/fanout/follow_growth.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -63,6 +64,12 @@ FollowGrowth::FollowGrowth(sim::Simulation& sim, scylla::ScyllaCluster& cluster,
                                graph.follow_count(g) >= cfg_.background_min_follows);
   }
   added_to_.resize(cfg_.growers.size());
+  if (cfg_.follow_events_per_s > 0) {
+    cum_follows_.assign(graph.users() + 1, 0);
+    for (social::UserId u = 0; u < graph.users(); ++u) {
+      cum_follows_[u + 1] = cum_follows_[u] + graph.follow_count(u);
+    }
+  }
   const std::pair<Process*, void (FollowGrowth::*)()> processes[] = {
       {&ordinary_, &FollowGrowth::ordinary_follow},
       {&grower_, &FollowGrowth::grower_follow},
@@ -116,7 +123,17 @@ void FollowGrowth::follow(social::UserId follower, social::UserId followee) {
 
 void FollowGrowth::ordinary_follow() {
   const auto n = static_cast<std::int64_t>(graph_.users());
-  const auto f = static_cast<social::UserId>(follow_rng_.uniform_int(0, n - 1));
+  // The follower of a uniformly drawn existing edge: P(u) = follows(u) / edges.
+  social::UserId f = 0;
+  if (graph_.edges() > 0) {
+    const auto e = static_cast<std::uint64_t>(
+        follow_rng_.uniform_int(0, static_cast<std::int64_t>(graph_.edges()) - 1));
+    f = static_cast<social::UserId>(std::upper_bound(cum_follows_.begin() + 1,
+                                                     cum_follows_.end(), e) -
+                                    (cum_follows_.begin() + 1));
+  } else {
+    f = static_cast<social::UserId>(follow_rng_.uniform_int(0, n - 1));
+  }
   auto v = static_cast<social::UserId>(follow_rng_.uniform_int(0, n - 2));
   v += v >= f ? 1 : 0;  // anyone but itself
   follow(f, v);

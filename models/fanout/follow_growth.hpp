@@ -3,10 +3,12 @@
 // high-follow cache (domain.md §8.3) makes of it.
 //
 // Two follow processes, both Poisson (assumption: independent follows):
-//  - ordinary follows: `follow_events_per_s` over the whole population, the follower uniform
-//    over ordinary users, the followee uniform over all accounts (assumption; whom new follows
-//    pick is not published). They move true follow counts, so an account near the limit crosses
-//    it during the run; their posts are not fanned out (the follower lists the fan-out walks are
+//  - ordinary follows: `follow_events_per_s` over the whole population, the follower in
+//    proportion to its follows at build time (the follower of a uniformly drawn edge:
+//    assumption, an account that follows many keeps following more, so heavy followers' counts
+//    grow fastest), the followee uniform over all accounts (assumption; whom new follows pick is
+//    not published). They move true follow counts, so an account near the limit crosses it
+//    during the run; their posts are not fanned out (the follower lists the fan-out walks are
 //    the graph's, fixed; see "Limits" in docs/fanout.md).
 //  - growing accounts (`growers`: the heavy followers, e.g. the bots and named follow-spree
 //    accounts) each follow `grower_follows_per_s` new accounts. Every account a grower follows
@@ -136,6 +138,7 @@ class FollowGrowth final : public lossy::PageFilter {
   sim::Rng& post_rng_;
   sim::Rng& page_rng_;
   std::vector<std::uint32_t> added_;  // per user: follows made during the run
+  std::vector<std::uint64_t> cum_follows_;  // users + 1 prefix sums of the build's follow counts
   std::vector<std::uint8_t> class_;   // per user: UserClass
   std::vector<GrowerStats> stats_;
   std::vector<std::vector<social::UserId>> added_to_;

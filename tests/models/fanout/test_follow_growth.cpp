@@ -177,3 +177,36 @@ TEST_CASE("bench: the staleness audit on one 2M-follower lossy post", "[.bench]"
     }
   }
 }
+
+// Ordinary follows pick the follower of a uniformly drawn edge: an account's share of the new
+// follows is its share of the graph's edges (binomial; here two accounts following 10,000).
+TEST_CASE("follow growth: heavy followers get new follows in proportion to their follows") {
+  const social::FollowGraph graph = fanout_test::make_graph(20'000, 2'000, 2, 10'000, 4);
+  sim::Simulation sim(4);
+  scylla::ScyllaConfig sc;
+  sc.nodes = 6;
+  sc.shards_per_node = 4;
+  scylla::ScyllaCluster cluster(sim, sc, FanoutService::partitions_needed(graph));
+  FanoutService svc(sim, cluster, graph, FanoutConfig{});
+  FollowGrowthConfig gc;
+  gc.follow_events_per_s = 1'000;
+  gc.grower_follows_per_s = 0;
+  FollowGrowth growth(sim, cluster, graph, svc, gc);
+  svc.set_page_filter(growth);
+  svc.start();
+  growth.start();
+  sim.run_until(100 * sim::kSecond);
+  std::uint64_t to_bots = 0;
+  std::uint64_t bot_edges = 0;
+  for (int b = 0; b < 2; ++b) {
+    const social::UserId u = graph.id_of("bot/" + std::to_string(b));
+    to_bots += growth.true_follows(u) - graph.follow_count(u);
+    bot_edges += graph.follow_count(u);
+  }
+  const double n = static_cast<double>(growth.follows_made());
+  const double p = static_cast<double>(bot_edges) / static_cast<double>(graph.edges());
+  INFO(to_bots << " of " << n << " follows to the bots, expected " << n * p);
+  CHECK(n > 0.95 * 100'000);
+  CHECK(std::abs(static_cast<double>(to_bots) - n * p) < 5 * std::sqrt(n * p * (1 - p)));
+  sim.shutdown();
+}
