@@ -123,15 +123,20 @@ void FollowGrowth::follow(social::UserId follower, social::UserId followee) {
 
 void FollowGrowth::ordinary_follow() {
   const auto n = static_cast<std::int64_t>(graph_.users());
-  // The follower of a uniformly drawn existing edge: P(u) = follows(u) / edges.
+  // The follower of a uniformly drawn existing edge, P(u) = follows(u) / edges, among the
+  // non-growers (a grower follows at its own rate): a grower drawn is drawn again, at most 16
+  // times (then uniform), so the growers' share of edges only thins the draw.
   social::UserId f = 0;
-  if (graph_.edges() > 0) {
+  bool found = false;
+  for (int tries = 0; tries < 16 && graph_.edges() > 0 && !found; ++tries) {
     const auto e = static_cast<std::uint64_t>(
         follow_rng_.uniform_int(0, static_cast<std::int64_t>(graph_.edges()) - 1));
     f = static_cast<social::UserId>(std::upper_bound(cum_follows_.begin() + 1,
                                                      cum_follows_.end(), e) -
                                     (cum_follows_.begin() + 1));
-  } else {
+    found = class_[f] != static_cast<std::uint8_t>(UserClass::Grower);
+  }
+  if (!found) {
     f = static_cast<social::UserId>(follow_rng_.uniform_int(0, n - 1));
   }
   auto v = static_cast<social::UserId>(follow_rng_.uniform_int(0, n - 2));

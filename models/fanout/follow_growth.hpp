@@ -3,7 +3,7 @@
 // high-follow cache (domain.md §8.3) makes of it.
 //
 // Two follow processes, both Poisson (assumption: independent follows):
-//  - ordinary follows: `follow_events_per_s` over the whole population, the follower in
+//  - ordinary follows: `follow_events_per_s` over the non-growers, the follower in
 //    proportion to its follows at build time (the follower of a uniformly drawn edge:
 //    assumption, an account that follows many keeps following more, so heavy followers' counts
 //    grow fastest), the followee uniform over all accounts (assumption; whom new follows pick is

@@ -210,3 +210,28 @@ TEST_CASE("follow growth: heavy followers get new follows in proportion to their
   CHECK(std::abs(static_cast<double>(to_bots) - n * p) < 5 * std::sqrt(n * p * (1 - p)));
   sim.shutdown();
 }
+
+// A grower follows at its own rate only: the ordinary follows skip it however many it follows.
+TEST_CASE("follow growth: ordinary follows never go to a grower") {
+  const social::FollowGraph graph = fanout_test::make_graph(20'000, 2'000, 2, 10'000, 5);
+  sim::Simulation sim(5);
+  scylla::ScyllaConfig sc;
+  sc.nodes = 6;
+  sc.shards_per_node = 4;
+  scylla::ScyllaCluster cluster(sim, sc, FanoutService::partitions_needed(graph));
+  FanoutService svc(sim, cluster, graph, FanoutConfig{});
+  FollowGrowthConfig gc;
+  gc.follow_events_per_s = 1'000;
+  gc.grower_follows_per_s = 0;
+  gc.growers = {graph.id_of("bot/0")};
+  FollowGrowth growth(sim, cluster, graph, svc, gc);
+  svc.set_page_filter(growth);
+  svc.start();
+  growth.start();
+  sim.run_until(20 * sim::kSecond);
+  const social::UserId g = graph.id_of("bot/0");
+  const social::UserId other = graph.id_of("bot/1");
+  CHECK(growth.true_follows(g) == graph.follow_count(g));
+  CHECK(growth.true_follows(other) > graph.follow_count(other));
+  sim.shutdown();
+}
