@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/fanout/fanout_service.hpp"
+#include "models/fanout/follow_growth.hpp"
 #include "models/scylla/cluster.hpp"
 #include "models/social/population.hpp"
 #include "scenarios/model_registry.hpp"
@@ -32,7 +33,32 @@ std::vector<sim::ParamSpec> fanout_params() {
             1e9),
       param("bots", ParamType::Count, "", "6", "hyper-following accounts (§8.1)", 0, 1e4),
       param("bot_follows", ParamType::Count, "", "300k", "follows of each bot (§8.1)", 1, 1e9),
-      param("graph_seed", ParamType::Int, "", "1", "seed of the graph generator", 0, 1e18),
+      param("follows_alpha", ParamType::Double, "", "1.3",
+            "Pareto exponent of ordinary users' follow counts (assumption: Bluesky's follow "
+            "degrees are heavy-tailed, Quelle & Bovet, PLoS ONE 2025; 1.3 puts ~120 of 2M users "
+            "above 2,000 follows with the cap at 300k, docs/models/social.md)", 1.01, 10),
+      param("max_follows", ParamType::Count, "", "300k",
+            "cap on an ordinary user's follows (§8.1: 'hundreds of thousands')", 1, 4e9),
+      param("graph_seed", ParamType::Int, "", "-1",
+            "seed of the graph generator; -1: drawn from the run's seed (the graph is re-drawn "
+            "per seed), >= 0 pins it", -1, 1e18),
+      // The graph during the run (models/fanout/follow_growth.hpp)
+      param("follow_events", ParamType::Rate, "follows/s", "100/s",
+            "ordinary users' new follows (assumption; firehose > 1,500 events/s of all kinds)", 0,
+            1e7),
+      param("growers", ParamType::Count, "", "0",
+            "follow-spree accounts added to the graph (grower/0..), growing from grower_follows",
+            0, 1e4),
+      param("grower_follows", ParamType::Count, "", "1500",
+            "follows of each grower at start (assumption: just below reasonable_limit)", 1, 1e9),
+      param("grower_follow_rate", ParamType::Rate, "follows/s", "1666/h",
+            "new follows of each grower and, with bots_grow, each bot (Bluesky PDS limit: 1,666 "
+            "records/h, docs.bsky.app rate-limits)", 0, 1e6),
+      param("bots_grow", ParamType::Bool, "", "true",
+            "the bots keep following at grower_follow_rate"),
+      param("cache_refresh", ParamType::Duration, "", "30s",
+            "period of each fan-out instance's reload of the high-follow set (§8.3: 30 s)", 2e6,
+            8.64e13),
       // Scylla (docs/models/scylla.md)
       param("nodes", ParamType::Count, "", "16", "Scylla nodes (assumption)", 1, 1e4),
       param("shards_per_node", ParamType::Count, "", "24", "cores per node (assumption)", 1, 1024),
@@ -101,7 +127,17 @@ class FanoutInstance final : public Instance {
       pop.bots.push_back({"bot/" + std::to_string(b),
                           static_cast<std::uint32_t>(v.count("bot_follows"))});
     }
-    sim::Rng graph_rng(static_cast<std::uint64_t>(v.integer("graph_seed")));
+    pop.follows_alpha = v.real("follows_alpha");
+    pop.max_follows = static_cast<std::uint32_t>(v.count("max_follows"));
+    pop.exact_follow_counts = true;  // counts are the drawn distribution (docs/models/social.md)
+    const auto growers = static_cast<std::uint32_t>(v.count("growers"));
+    for (std::uint32_t g = 0; g < growers; ++g) {
+      pop.bots.push_back({"grower/" + std::to_string(g),
+                          static_cast<std::uint32_t>(v.count("grower_follows"))});
+    }
+    const std::int64_t pinned = v.integer("graph_seed");
+    sim::Rng graph_rng(pinned >= 0 ? static_cast<std::uint64_t>(pinned)
+                                   : sim_.stream(path() + "/graph").next_u64());
     graph_ = std::make_unique<social::FollowGraph>(social::build_population(pop, graph_rng));
     celebrity_ = graph_->id_of("celebrity");
 
@@ -129,10 +165,24 @@ class FanoutInstance final : public Instance {
     fc.on_read_threshold = static_cast<std::uint32_t>(v.count("on_read_threshold"));
     fc.hotkey_cache = v.flag("hotkey_cache");
     fc.hotkey_ttl = v.duration("hotkey_ttl");
+    fc.cache_refresh = v.duration("cache_refresh");
     if (v.integer("down_nodes") > 0) set("down_nodes", v.get("down_nodes"));
     service_ = std::make_unique<fanout::FanoutService>(sim_, *cluster_, *graph_, fc);
     service_->set_trace_name(path());
     posts_per_followed_s_ = v.real("posts_per_followed_s");
+    fanout::FollowGrowthConfig gc;
+    gc.follow_events_per_s = v.rate_per_s("follow_events");
+    gc.grower_follows_per_s = v.rate_per_s("grower_follow_rate");
+    gc.posts_per_followed_s = posts_per_followed_s_;
+    gc.background_min_follows = kHyperMinFollows;
+    gc.background_installed = posts_per_followed_s_ > 0;
+    for (const auto& [id, name] : graph_->named()) {
+      if (name.rfind("grower/", 0) == 0 || (v.flag("bots_grow") && name.rfind("bot/", 0) == 0)) {
+        gc.growers.push_back(id);
+      }
+    }
+    growth_ = std::make_unique<fanout::FollowGrowth>(sim_, *cluster_, *graph_, *service_, gc);
+    service_->set_page_filter(*growth_);  // the production filter, audited for staleness
     reader_rng_ = &sim_.stream(path() + "/readers");
 
     const sim::Labels labels{{"host", path()}};
@@ -183,6 +233,44 @@ class FanoutInstance final : public Instance {
                            static_cast<double>(offered)
                      : 1.0;
     });
+    // Staleness of the high-follow cache (docs/fanout.md, "The graph during a run"), per class.
+    for (std::size_t c = 0; c < fanout::kUserClasses; ++c) {
+      const auto cls = static_cast<fanout::UserClass>(c);
+      const sim::Labels cl{{"host", path()}, {"class", std::string(fanout::class_name(cls))}};
+      w.metrics().counter_fn("fanout.stale_decisions", cl, [this, cls] {
+        return static_cast<double>(growth_->staleness(cls).stale_decisions);
+      });
+      w.metrics().counter_fn("fanout.stale_writes", cl, [this, cls] {
+        return static_cast<double>(growth_->staleness(cls).stale_kept);
+      });
+      w.metrics().gauge_fn("fanout.mean_factor_error", cl, [this, cls] {
+        const fanout::StalenessCounts& s = growth_->staleness(cls);
+        return s.decisions ? s.factor_error / static_cast<double>(s.decisions) : 0.0;
+      });
+    }
+    // What the graph draw gave (a re-drawn graph differs in it; a pinned one does not).
+    w.metrics().gauge_fn("fanout.graph_edges", labels,
+                         [this] { return static_cast<double>(graph_->edges()); });
+    w.metrics().counter_fn("fanout.follows_made", labels,
+                           [this] { return static_cast<double>(growth_->follows_made()); });
+    w.metrics().gauge_fn("fanout.grower_delivered_fraction", labels, [this] {
+      std::uint64_t off = 0;
+      std::uint64_t del = 0;
+      for (const auto& g : growth_->growers()) {
+        off += g.offered;
+        del += g.delivered;
+      }
+      return off ? static_cast<double>(del) / static_cast<double>(off) : 1.0;
+    });
+    w.metrics().gauge_fn("fanout.grower_exact_fraction", labels, [this] {
+      std::uint64_t off = 0;
+      double exact = 0;
+      for (const auto& g : growth_->growers()) {
+        off += g.offered;
+        exact += g.expected_true;
+      }
+      return off ? exact / static_cast<double>(off) : 1.0;
+    });
     for (social::UserId u = 0; u < graph_->users(); ++u) {
       if (graph_->follow_count(u) > fc.reasonable_limit) {
         above_limit_.push_back(u);  // the only users a lossy filter can thin
@@ -214,8 +302,9 @@ class FanoutInstance final : public Instance {
   void start(World&) override {
     service_->start();
     if (posts_per_followed_s_ > 0) {
-      service_->install_hyperfollower_background(100'000, posts_per_followed_s_);
+      service_->install_hyperfollower_background(kHyperMinFollows, posts_per_followed_s_);
     }
+    growth_->start();
     cluster_->reset_window(sim_.now());
     sim_.schedule_in(hot_window_, hot_);
   }
@@ -300,7 +389,9 @@ class FanoutInstance final : public Instance {
   sim::Simulation& sim_;
   std::unique_ptr<social::FollowGraph> graph_;
   std::unique_ptr<scylla::ScyllaCluster> cluster_;
+  static constexpr std::uint32_t kHyperMinFollows = 100'000;
   std::unique_ptr<fanout::FanoutService> service_;
+  std::unique_ptr<fanout::FollowGrowth> growth_;  // after service_: its filter, destroyed first
   std::uint32_t celebrity_ = 0;
   double posts_per_followed_s_ = 0;
   sim::Rng* reader_rng_ = nullptr;

@@ -71,7 +71,50 @@ void select_k(std::uint32_t n, std::uint32_t k, std::uint32_t skip, sim::Rng& rn
   }
 }
 
+// Exactly k distinct followees of u among [0, n) \ {u}: popularity picks first (the shape of
+// whom people follow), at most 2k + 16 of them, so a heavy user whose k reaches deep into the
+// Zipf ranks does not loop on repeats of the top ones; the rest by one selection-sampling pass
+// over the ids not yet taken. mark[v] == u + 1 records "taken by u" without clearing per user.
+void draw_exact(UserId u, std::uint32_t k, std::uint32_t n, const AliasTable& popularity,
+                sim::Rng& rng, std::vector<std::uint32_t>& mark, std::vector<UserId>& mine) {
+  const std::uint32_t stamp = u + 1;
+  const std::uint64_t budget = 2ULL * k + 16;
+  for (std::uint64_t tries = 0; mine.size() < k && tries < budget; ++tries) {
+    const UserId v = popularity.draw(rng);
+    if (v != u && mark[v] != stamp) {
+      mark[v] = stamp;
+      mine.push_back(v);
+    }
+  }
+  if (mine.size() == k) {
+    return;
+  }
+  std::uint64_t pool = static_cast<std::uint64_t>(n) - 1 - mine.size();
+  std::uint64_t needed = k - mine.size();
+  for (UserId v = 0; v < n && needed > 0; ++v) {
+    if (v == u || mark[v] == stamp) {
+      continue;
+    }
+    if (rng.uniform01() * static_cast<double>(pool) < static_cast<double>(needed)) {
+      mark[v] = stamp;
+      mine.push_back(v);
+      --needed;
+    }
+    --pool;
+  }
+}
+
 }  // namespace
+
+double follow_count_cdf(const PopulationSpec& spec, double k) {
+  const double cap = std::min<double>(spec.max_follows, spec.users - 1.0);
+  if (k >= cap) {
+    return 1.0;
+  }
+  const double x_m = spec.mean_follows * (spec.follows_alpha - 1.0) / spec.follows_alpha;
+  const double x = std::floor(k) + 0.5;  // K <= k  <=>  X < floor(k) + 0.5
+  return x <= x_m ? 0.0 : 1.0 - std::pow(x_m / x, spec.follows_alpha);
+}
 
 void PopulationSpec::validate() const {
   if (users < 2) {
@@ -126,15 +169,20 @@ FollowGraph build_population(const PopulationSpec& spec, sim::Rng& rng) {
   std::vector<FollowEdge> edges;
   edges.reserve(static_cast<std::size_t>(spec.mean_follows * n * 1.05));
   std::vector<UserId> mine;
+  std::vector<std::uint32_t> mark(spec.exact_follow_counts ? n : 0, 0);  // u + 1: u follows it
   const std::uint32_t cap = std::min(spec.max_follows, n - 1);
   for (UserId u = 0; u < n; ++u) {
     auto k = static_cast<std::uint32_t>(
         std::min<double>(std::floor(rng.pareto(x_m, spec.follows_alpha) + 0.5), cap));
     mine.clear();
-    for (std::uint32_t i = 0; i < k; ++i) {
-      UserId v = popularity.draw(rng);
-      if (v != u) {
-        mine.push_back(v);
+    if (spec.exact_follow_counts) {
+      draw_exact(u, k, n, popularity, rng, mark, mine);
+    } else {
+      for (std::uint32_t i = 0; i < k; ++i) {
+        UserId v = popularity.draw(rng);
+        if (v != u) {
+          mine.push_back(v);
+        }
       }
     }
     std::sort(mine.begin(), mine.end());

@@ -29,6 +29,12 @@ struct PopulationSpec {
   // assumption: an account that follows hundreds of thousands follows every celebrity too;
   // the rest of its follows are uniform over ordinary users.
   bool bots_follow_celebrities = true;
+  // false (the default, kept for the existing goldens): an ordinary user draws k popularity
+  // picks and keeps the distinct ones, so a heavy user ends well below k (Zipf repeats the top
+  // ranks). true: every ordinary user follows exactly its drawn k distinct accounts (popularity
+  // picks until k distinct or 2k+16 picks, then the rest uniform over those not yet followed),
+  // so the follow counts are the drawn distribution itself (follow_count_cdf below).
+  bool exact_follow_counts = false;
 
   void validate() const;
 };
@@ -36,6 +42,11 @@ struct PopulationSpec {
 // Deterministic given the stream. Ordinary users' follow lists are de-duplicated (a drawn
 // duplicate is dropped, so a user may end slightly below its drawn count).
 FollowGraph build_population(const PopulationSpec& spec, sim::Rng& rng);
+
+// P(K <= k) for one ordinary user's drawn follow count K = min(floor(X + 0.5), cap),
+// X ~ Pareto(x_m, follows_alpha), x_m = mean_follows (alpha - 1) / alpha, cap =
+// min(max_follows, users - 1): what the counts of an exact_follow_counts population follow.
+double follow_count_cdf(const PopulationSpec& spec, double k);
 
 // "follower followee" per line (decimal ids, whitespace-separated, '#' starts a comment).
 // users = 1 + the largest id seen unless given. Errors name the file and line.
