@@ -330,7 +330,8 @@ class Loader {
   void load(const YAML::Node& root) {
     static const std::vector<std::string> top = {"name",    "description", "epoch",   "duration",
                                                  "seed",    "scale",       "metrics", "datacenters",
-                                                 "sources", "timeline",    "faults",  "invariants"};
+                                                 "sources", "timeline",    "faults",  "invariants",
+                                                 "variants", "variant"};
     if (!c_.keys(root, "", top, {"name", "epoch", "duration", "datacenters"})) return;
     if (root["name"]) {
       if (auto v = c_.scalar(root["name"], "name", "a name of letters, digits, - and _")) {
@@ -379,6 +380,7 @@ class Loader {
     if (root["timeline"]) timeline(root["timeline"]);
     if (root["faults"]) faults(root["faults"]);
     if (root["invariants"]) s_.invariants = names(root["invariants"], "invariants");
+    if (root["variants"]) variants(root["variants"]);
     std::stable_sort(s_.timeline.begin(), s_.timeline.end(),
                      [](const TimelineEntry& a, const TimelineEntry& b) { return a.at < b.at; });
   }
@@ -394,6 +396,26 @@ class Loader {
       if (auto v = c_.scalar(n[i], join(path, std::to_string(i)), "a name")) out.push_back(*v);
     }
     return out;
+  }
+
+  // The variants were applied before the document was read (apply_variant); here each one's
+  // shape is checked, chosen or not, so a broken variant is reported before anyone picks it.
+  void variants(const YAML::Node& n) {
+    if (!n.IsMap()) {
+      c_.error(n, "variants", "must be a map of name to {note, set}", "variants: {NAME: {set: {...}}}");
+      return;
+    }
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      if (!it->first.IsScalar()) continue;  // reported by walk()
+      const std::string path = join("variants", it->first.Scalar());
+      if (!valid_name(it->first.Scalar())) {
+        c_.error(it->first, path, "bad variant name", "1-64 letters, digits, - or _");
+      }
+      if (!c_.keys(it->second, path, {"note", "set"}, {"set"})) continue;
+      if (!it->second["set"].IsMap()) {
+        c_.error(it->second["set"], join(path, "set"), "must be a map of path: value");
+      }
+    }
   }
 
   void metrics(const YAML::Node& n) {
@@ -1180,6 +1202,59 @@ void apply_override(YAML::Node root, const Override& o, std::vector<Diagnostic>&
   }
 }
 
+// A named variant of the scenario (`variants: {NAME: {note: ..., set: {PATH: VALUE}}}`),
+// chosen by `variant: NAME` in the file or `--set variant=NAME`: its settings are applied as
+// overrides before the document is read, and the command line's own --set still wins (they are
+// applied again after the variant's).
+void apply_variant(YAML::Node root, const std::string& file, const std::vector<Override>& cli,
+                   std::vector<Diagnostic>& diags) {
+  const YAML::Node chosen = root["variant"];
+  if (!chosen.IsDefined()) return;
+  bool from_cli = false;
+  for (const Override& o : cli) from_cli = from_cli || o.path == "variant";
+  auto where = [&](const YAML::Node& n) {
+    if (n.IsDefined() && n.Mark().line >= 0) {
+      return file + ":" + std::to_string(n.Mark().line + 1) + ":" +
+             std::to_string(n.Mark().column + 1);
+    }
+    return file;
+  };
+  const YAML::Node variants = root["variants"];
+  std::vector<std::string> known;
+  if (variants.IsMap()) {
+    for (auto it = variants.begin(); it != variants.end(); ++it) {
+      if (it->first.IsScalar()) known.push_back(it->first.Scalar());
+    }
+  }
+  if (!chosen.IsScalar()) {
+    diags.push_back({from_cli ? "--set variant" : where(chosen), "variant",
+                     "must be a variant's name", one_of(known)});
+    return;
+  }
+  const std::string name = chosen.Scalar();
+  if (std::find(known.begin(), known.end(), name) == known.end()) {
+    diags.push_back({from_cli ? "--set variant" : where(chosen), "variant",
+                     "unknown variant '" + printable(name) + "'" + suggestion(name, known),
+                     known.empty() ? "a name under variants:" : one_of(known)});
+    return;
+  }
+  const YAML::Node set = variants[name]["set"];
+  const std::string path = "variants." + name + ".set";
+  if (!set.IsMap()) {
+    diags.push_back({where(variants[name]), path, "must be a map of path: value",
+                     "set: {datacenters.east.services.dataplane.params.log_write_lock: false}"});
+    return;
+  }
+  for (auto it = set.begin(); it != set.end(); ++it) {
+    if (!it->first.IsScalar() || !it->second.IsScalar()) {
+      diags.push_back({where(it->first), path, "each entry must be path: single value", ""});
+      continue;
+    }
+    apply_override(root, {it->first.Scalar(), it->second.Scalar()}, diags);
+  }
+  for (const Override& o : cli) apply_override(root, o, diags);
+}
+
 }  // namespace
 
 Override parse_override(const std::string& text) {
@@ -1245,6 +1320,7 @@ Scenario load_scenario_text(const std::string& text, const std::string& file_nam
       apply_override(root, o, diags);
       override_paths.push_back(o.path);
     }
+    apply_variant(root, file_name, options.overrides, diags);
     if (options.seed) root["seed"] = std::to_string(*options.seed);
     Checker checker(file_name, override_paths, aliases);
     checker.diagnostics = std::move(diags);

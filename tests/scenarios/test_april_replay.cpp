@@ -1,5 +1,7 @@
 // The April 2026 replay, on a 20-minute Monday-morning window of the real scenario file (the
-// full five days are the main job, measured in docs/benchmarks.md): port exhaustion appears in
+// full five days are the main job, measured in docs/benchmarks.md). The file's default is Go's
+// semantics on Linux's EEVDF; most windows below start from its `postmortem` variant and name
+// what they change. Port exhaustion appears in
 // the batch client's datacenter only, with Go's error text; SetLimit(50) removes it; counting
 // errors instead of logging them stops the thread growth but not the port errors; under Go's
 // semantics (fd write lock, sysmon parking) the port searches alone grow the threads, by P·d/(2
@@ -30,9 +32,14 @@ struct Window {
 };
 
 // A Monday-morning window from 08:00 with the batch client at `batch_rate` from the start.
-Window monday_window(std::vector<std::string> extra, const std::string& duration = "20m",
-                     const std::string& batch_rate = "0.05/s") {
+// `variant=postmortem` (the post-mortem's account: unlocked log writes, sysmon backed off, cores
+// shared equally) is the base of the windows below that test that account or name Go's
+// settings one by one on top of it; the file's own default (Go's semantics on EEVDF) is
+// `default_window`.
+Window window(std::vector<std::string> extra, const std::string& duration,
+              const std::string& batch_rate, bool postmortem) {
   LoadOptions o;
+  if (postmortem) o.overrides.push_back(parse_override("variant=postmortem"));
   for (const std::string& s :
        {std::string("epoch=2026-04-06T08:00:00Z"), "duration=" + duration, std::string("timeline=[]"),
         std::string("sources.batch-service.start=2026-04-06T08:00:00Z"),
@@ -57,6 +64,16 @@ Window monday_window(std::vector<std::string> extra, const std::string& duration
   w.east_median_uptime_min = m.value("go.median_uptime_min" + kEast);
   for (const auto& [host, p] : run.phases()) w.phases.push_back(host + ": " + p.what);
   return w;
+}
+
+Window monday_window(std::vector<std::string> extra, const std::string& duration = "20m",
+                     const std::string& batch_rate = "0.05/s") {
+  return window(std::move(extra), duration, batch_rate, true);
+}
+
+Window default_window(std::vector<std::string> extra, const std::string& duration = "20m",
+                      const std::string& batch_rate = "0.05/s") {
+  return window(std::move(extra), duration, batch_rate, false);
 }
 
 const std::string kDp = "datacenters.east.services.dataplane.params.";
@@ -226,4 +243,54 @@ TEST_CASE("April replay: Go's semantics on EEVDF at 0.6 batches/s — tenfold th
   CHECK(counted.east_oom_kills == 0);
   CHECK(counted.east_threads >= 5 * counted.west_threads);
   CHECK(counted.east_bind_errors > 0);
+}
+
+TEST_CASE("April replay: the default is Go's semantics on EEVDF, and the post-mortem a variant") {
+  // The file's default and the post-mortem variant with Go's three settings named on top of it
+  // are the same model, event for event.
+  Window by_default = default_window({});
+  Window named = monday_window(
+      both_dcs({"log_write_lock=true", "sysmon_parks=true", "core_sharing=eevdf"}));
+  CHECK(by_default.fingerprint == named.fingerprint);
+  // About tenfold from the port searches (docs/april-2026.md); Go's thread limit far away.
+  INFO("default: east " << by_default.east_threads << " threads, west " << by_default.west_threads);
+  CHECK(by_default.east_threads >= 5 * by_default.west_threads);
+  CHECK(by_default.east_threads <= 20 * by_default.west_threads);
+  CHECK(by_default.east_bind_errors > 0);
+  // SetLimit(50) from the start: no port error, no kill.
+  Window limited = default_window({kDp + "get_post_record_limit=50"});
+  CHECK(limited.east_bind_errors == 0);
+  CHECK(limited.east_oom_kills == 0);
+  CHECK(limited.east_threads <= 2 * limited.west_threads);
+}
+
+namespace {
+// Restarts of the east process, and how many found sockets of the dead one in TIME_WAIT
+// ("process restarted ...; N sockets still in TIME_WAIT").
+std::pair<int, int> restarts_into_time_wait(const Window& w) {
+  int restarts = 0, into = 0;
+  for (const auto& p : w.phases) {
+    if (!p.starts_with("east/dataplane/0: process restarted")) continue;
+    ++restarts;
+    if (p.find("; 0 sockets") == std::string::npos) ++into;
+  }
+  return {restarts, into};
+}
+}  // namespace
+
+TEST_CASE("April replay: the kubelet back-off changes how often a restart lands in TIME_WAIT") {
+  // The default at 0.6 batches/s is OOM-killed every few minutes (the log lock's queue). A fixed
+  // 30-s restart always lands inside the dead process's 60-s TIME_WAIT; CrashLoopBackOff's
+  // first restart is at once, then 10, 20, 40 s, and its longer waits outlast TIME_WAIT.
+  Window fixed = default_window({}, "40m", "0.6/s");
+  Window backoff = default_window({kDp + "restart_policy=crash_loop_backoff"}, "40m", "0.6/s");
+  auto [fixed_restarts, fixed_into] = restarts_into_time_wait(fixed);
+  auto [backoff_restarts, backoff_into] = restarts_into_time_wait(backoff);
+  INFO("fixed: " << fixed_into << " of " << fixed_restarts << " restarts into TIME_WAIT; back-off: "
+                 << backoff_into << " of " << backoff_restarts);
+  REQUIRE(fixed_restarts >= 3);
+  CHECK(fixed_into == fixed_restarts);
+  REQUIRE(backoff_restarts >= 1);
+  CHECK(backoff_into < backoff_restarts);
+  CHECK(backoff_restarts < fixed_restarts);
 }

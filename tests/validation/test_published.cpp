@@ -13,11 +13,11 @@ TEST_CASE("published figures hold at the quick lengths") {
   // lossy 50 % / 75 %, TIME_WAIT, Go Ms blocked = lambda d
   REQUIRE(p.replicated.size() == 4);
   // fan-out sequential, 1,000 in flight, page P99 cut, post cut; April healthy threads, thread
-  // surge (the post-mortem's account, Go's semantics on equally shared cores and on EEVDF),
-  // crash cadence
+  // surge (the default, Go's semantics on EEVDF; the post-mortem variant; Go's semantics on
+  // equally shared cores), crash cadence
   REQUIRE(p.band.size() == 9);
   // hot-key window, single counter, Go steady-pace threads, no hot shards under lossy, April
-  // restarts into TIME_WAIT
+  // restarts into TIME_WAIT (the post-mortem variant's windows)
   REQUIRE(p.direct.size() == 5);
   double log_widening = 0;
   for (const auto& c : p.replicated) {
@@ -41,19 +41,24 @@ TEST_CASE("published figures hold at the quick lengths") {
     // The April replay's windows are hours of the spiral each: 4 seeds, not 10.
     CHECK(c.per_seed.size() == (c.claim.starts_with("April") ? 4u : 10u));
   }
-  // The thread surge of the post-mortem's account (x~180, not x10), the cadence (~9 min, not
-  // ~30), and the thread surge under Go's own semantics on equally shared cores: nearly every
-  // goroutine of a batch gets its own M (x~160). On EEVDF's slices and deadlines Go's semantics
-  // hold the tenfold. docs/april-2026.md, "Which thread mechanism". And the lossy page and post
-  // cuts at 1,350 writes/s per bot, below the regime where they hold on Seastar-scheduled
-  // shards (docs/fanout.md, "Regimes on Seastar-scheduled shards").
+  // The thread surge of the post-mortem's account (variant postmortem: x~180, not x10), the
+  // cadence (the default is not OOM-killed at the replay's batch rate: no kill, not ~30 min),
+  // and the thread surge under Go's own semantics on equally shared cores: nearly every
+  // goroutine of a batch gets its own M (x~160). The default, Go's semantics on EEVDF's slices
+  // and deadlines, holds the tenfold. docs/april-2026.md. And the lossy page and post cuts at
+  // 1,350 writes/s per bot, below the regime where they hold on Seastar-scheduled shards
+  // (docs/fanout.md, "Regimes on Seastar-scheduled shards").
   CHECK(departures == 5);
   int go_semantics_lines = 0;
   for (const auto& c : p.band) {
-    if (!c.claim.starts_with("April, Go's semantics")) continue;
+    const bool default_surge = c.claim.starts_with("April: Monday threads climb");
+    const bool alternative = c.claim.starts_with("April, Go's semantics") ||
+                             c.claim.starts_with("April, the post-mortem's account");
+    if (!default_surge && !alternative) continue;
     ++go_semantics_lines;
     const double mean = replication_interval(c.per_seed, 0.95).mean;
-    if (c.claim.find("EEVDF") != std::string::npos) {
+    if (default_surge) {
+      CHECK(c.claim.find("EEVDF") != std::string::npos);
       CHECK_FALSE(judge(c).known_departure);
       CHECK(mean >= 5);
       CHECK(mean <= 20);
@@ -62,7 +67,7 @@ TEST_CASE("published figures hold at the quick lengths") {
       CHECK(mean > 50);
     }
   }
-  CHECK(go_semantics_lines == 2);
+  CHECK(go_semantics_lines == 3);
   int direct_departures = 0;
   for (const auto& c : p.direct) {
     INFO(c.claim << ": " << c.simulated);
