@@ -70,11 +70,12 @@ analysis::WorkerJob prepare(const FuzzOptions& o, const scenarios::Scenario& bas
 }
 
 // Reads what the run left behind: its summary.json, or only its exit when it wrote none.
-void collect(RunOutcome& r, const analysis::WorkerExit& exit) {
+// With `only` set, a run fails only when that invariant fails (FuzzOptions::only_invariant).
+void collect(RunOutcome& r, const analysis::WorkerExit& exit, const std::string& only) {
   r.ran = true;
   std::string summary_path = r.run_dir + "/out/summary.json";
   if (!fs::exists(summary_path)) {
-    r.failed = true;
+    r.failed = only.empty();
     r.invariant = exit.describe();
     std::istringstream log(read_text(r.run_dir + "/run.log"));
     std::string last;
@@ -89,12 +90,13 @@ void collect(RunOutcome& r, const analysis::WorkerExit& exit) {
   r.simulated_end = s.find("simulated_end") ? s.find("simulated_end")->as_string() : "";
   for (const auto& inv : s.find("invariants")->as_array()) {
     if (inv.find("ok")->as_bool()) continue;
+    if (!only.empty() && inv.find("name")->as_string() != only) continue;
     r.failed = true;
     r.invariant = inv.find("name")->as_string();
     r.detail = inv.find("instance")->as_string() + ": " + inv.find("error")->as_string();
     break;
   }
-  if (!r.failed && exit.exit_code != 0) {
+  if (!r.failed && exit.exit_code != 0 && only.empty()) {
     r.failed = true;
     r.invariant = exit.describe();
     r.detail = "see " + r.run_dir + "/run.log";
@@ -103,7 +105,8 @@ void collect(RunOutcome& r, const analysis::WorkerExit& exit) {
       r.detail = why->as_string() + " at " + r.simulated_end;
     }
   }
-  if (auto v = s.find("violation"); v && r.failed) {
+  if (auto v = s.find("violation"); v && r.failed &&
+                                      v->find("invariant")->as_string() == r.invariant) {
     // Where it broke, found by the run's replay (scenarios/runner.cpp): report that, not the end.
     if (!v->find("at_end")->as_bool()) {
       r.simulated_end = v->find("at")->as_string();
@@ -133,7 +136,14 @@ std::size_t run_all(const FuzzOptions& o, std::vector<RunOutcome>& runs, std::si
     std::vector<analysis::WorkerJob> part;
     for (std::size_t k = begin; k < end; ++k) part.push_back(make(k));
     auto exits = analysis::run_workers(part, o.jobs);
-    for (std::size_t i = 0; i < exits.size(); ++i) collect(runs[begin + i], exits[i]);
+    for (std::size_t i = 0; i < exits.size(); ++i) {
+      collect(runs[begin + i], exits[i], o.only_invariant);
+    }
+    if (o.first_failure && std::any_of(runs.begin() + static_cast<std::ptrdiff_t>(begin),
+                                       runs.begin() + static_cast<std::ptrdiff_t>(end),
+                                       [](const RunOutcome& r) { return r.failed; })) {
+      return count - end;
+    }
   }
   return 0;
 }
@@ -298,7 +308,7 @@ bool recheck(const FuzzOptions& o, const std::vector<scenarios::Scenario>& bases
   auto exits = analysis::run_workers(jobs, o.jobs);
   bool ok = true;
   for (std::size_t k = 0; k < again.size(); ++k) {
-    collect(again[k], exits[k]);
+    collect(again[k], exits[k], o.only_invariant);
     const RunOutcome& first = runs[sample[k]];
     if (again[k].fingerprint != first.fingerprint) {
       ok = false;
@@ -320,6 +330,38 @@ bool recheck(const FuzzOptions& o, const std::vector<scenarios::Scenario>& bases
   return ok;
 }
 
+// The shrunk world as one `skysim run BASE --seed N --set ...` line over the base file, run
+// once to confirm it fails the same invariant (reported either way).
+void one_line_reproducer(const FuzzOptions& o, const scenarios::Scenario& base,
+                         const RunOutcome& shrunk, std::ostream& report) {
+  std::vector<std::string> sets = set_overrides(base, shrunk.perturbation, shrunk.invariant);
+  std::string line = "skysim run " + analysis::shell_word(shrunk.scenario) + " --seed " +
+                     std::to_string(shrunk.seed);
+  analysis::WorkerJob job;
+  job.argv = {o.skysim, "run", shrunk.scenario, "--seed", std::to_string(shrunk.seed)};
+  for (const auto& s : sets) {
+    line += " --set " + analysis::shell_word(s);
+    job.argv.push_back("--set");
+    job.argv.push_back(s);
+  }
+  RunOutcome check = shrunk;
+  check.run_dir = shrunk.run_dir + "/shrunk/one-line";
+  fs::create_directories(check.run_dir);
+  for (const char* a : {"--out", "", "--quiet"}) job.argv.push_back(a);
+  job.argv[job.argv.size() - 2] = check.run_dir + "/out";
+  job.log_path = check.run_dir + "/run.log";
+  check.ran = check.failed = false;
+  check.invariant.clear();
+  collect(check, analysis::run_workers({job}, 1)[0], o.only_invariant);
+  report << "  one line: " << line << "\n";
+  report << "    (run once: "
+         << (check.failed && check.invariant == shrunk.invariant
+                 ? "fails " + check.invariant + " again"
+                 : "DOES NOT fail " + shrunk.invariant + " (" +
+                       (check.failed ? "fails " + check.invariant : "passes") + ")")
+         << ")\n";
+}
+
 void shrink_failure(const FuzzOptions& o, const scenarios::Scenario& base, const RunOutcome& r,
                     std::ostream& report) {
   int attempt = 0;
@@ -331,7 +373,7 @@ void shrink_failure(const FuzzOptions& o, const scenarios::Scenario& base, const
     std::string dir = r.run_dir + "/shrink/" + std::to_string(attempt++);
     auto job = prepare(o, base, t, dir);
     auto exits = analysis::run_workers({job}, 1);
-    collect(t, exits[0]);
+    collect(t, exits[0], o.only_invariant);
     return t.failed && t.invariant == r.invariant;
   };
   Perturbation small = shrink(r.perturbation, still_fails, 150);
@@ -346,6 +388,7 @@ void shrink_failure(const FuzzOptions& o, const scenarios::Scenario& base, const
          << ":\n";
   for (const auto& f : small.faults) report << "    " << f.describe() << "\n";
   report << "  smallest: " << reproducer(s) << "\n";
+  one_line_reproducer(o, base, s, report);
 }
 
 }  // namespace
@@ -418,7 +461,10 @@ CampaignResult run_campaign(const FuzzOptions& o, std::ostream& report) {
     report << line;
   }
   report << "summary: " << result.runs.size() << " runs, " << failures << " failing";
-  if (result.skipped > 0) report << ", " << result.skipped << " not started (budget)";
+  if (result.skipped > 0) {
+    report << ", " << result.skipped << " not started ("
+           << (o.first_failure && failures > 0 ? "after the first failure" : "budget") << ")";
+  }
   report << "\n";
   result.exit_code = (failures > 0 || !deterministic || !probes_ok) ? 1 : 0;
   return result;

@@ -30,6 +30,10 @@ struct FuzzOptions {
   // events (skysim run --max-events, exit 4). 0 = none.
   int run_cpu_seconds = 300;
   std::uint64_t run_max_events = 0;
+  // Only this invariant counts as a failure (others are ignored), and shrinking keeps it
+  // failing: the planted-bug table finds and shrinks one bug at a time. "" = any.
+  std::string only_invariant;
+  bool first_failure = false;  // stop starting runs after the chunk with the first failure
 };
 
 struct RunOutcome {
