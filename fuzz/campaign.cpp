@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "analysis/json.hpp"
@@ -393,6 +394,68 @@ void shrink_failure(const FuzzOptions& o, const scenarios::Scenario& base, const
 
 }  // namespace
 
+// Probes that mean something: for each probe with a metric, a run where it fired counts only
+// if the same seed without the run's sampled faults (its baseline, run here on demand and
+// kept in seed-N/baseline) shows less of it. Baselines are run for at most
+// kBaselineTries candidate runs per probe, in campaign order, until one confirms it. Returns
+// probe -> the confirming seed's index in `runs` (absent: not confirmed).
+constexpr int kBaselineTries = 4;
+std::map<std::string, std::size_t> confirm_probes(const FuzzOptions& o,
+                                                  const std::vector<scenarios::Scenario>& bases,
+                                                  const std::map<std::string, std::size_t>& base_of,
+                                                  const std::vector<RunOutcome>& runs) {
+  std::map<std::string, std::size_t> confirmed;
+  std::map<std::size_t, std::optional<analysis::Json>> baseline;  // run index -> its summary
+  auto summary_of = [](const std::string& dir) -> std::optional<analysis::Json> {
+    std::string path = dir + "/out/summary.json";
+    if (!fs::exists(path)) return std::nullopt;
+    return analysis::Json::parse(read_text(path));
+  };
+  std::map<std::string, int> tried;
+  for (int round = 0; round < kBaselineTries; ++round) {
+    // This round's candidate per unconfirmed probe: its next run that showed the evidence.
+    std::map<std::string, std::size_t> candidate;
+    for (const auto& spec : probe_specs()) {
+      if (spec.metric.empty() || confirmed.count(spec.name)) continue;
+      int skip = tried[spec.name];
+      for (std::size_t i = 0; i < runs.size(); ++i) {
+        const auto& pr = runs[i].probes;
+        if (std::find(pr.begin(), pr.end(), spec.name) == pr.end()) continue;
+        if (skip-- > 0) continue;
+        candidate[spec.name] = i;
+        ++tried[spec.name];
+        break;
+      }
+    }
+    if (candidate.empty()) break;
+    std::vector<std::size_t> need;
+    for (const auto& [name, i] : candidate) {
+      if (!baseline.count(i) && std::find(need.begin(), need.end(), i) == need.end()) {
+        need.push_back(i);
+      }
+    }
+    std::sort(need.begin(), need.end());
+    std::vector<analysis::WorkerJob> jobs;
+    std::vector<RunOutcome> plain;
+    for (std::size_t i : need) {
+      RunOutcome b = runs[i];
+      b.perturbation.faults.clear();
+      jobs.push_back(prepare(o, bases[base_of.at(b.scenario)], b, runs[i].run_dir + "/baseline"));
+      plain.push_back(b);
+    }
+    analysis::run_workers(jobs, o.jobs);
+    for (std::size_t k = 0; k < need.size(); ++k) baseline[need[k]] = summary_of(plain[k].run_dir);
+    for (const auto& spec : probe_specs()) {
+      auto c = candidate.find(spec.name);
+      if (c == candidate.end()) continue;
+      auto run = summary_of(runs[c->second].run_dir);
+      const auto& base = baseline[c->second];
+      if (run && base && caused_by_faults(spec, *run, *base)) confirmed[spec.name] = c->second;
+    }
+  }
+  return confirmed;
+}
+
 CampaignResult run_campaign(const FuzzOptions& o, std::ostream& report) {
   if (o.scenarios.empty()) throw std::invalid_argument("fuzz: no scenarios given");
   if (o.seeds.empty()) throw std::invalid_argument("fuzz: no seeds given");
@@ -444,6 +507,8 @@ CampaignResult run_campaign(const FuzzOptions& o, std::ostream& report) {
     for (const auto& p : r.probes) ++reached[p];
   }
   bool judged = static_cast<int>(result.runs.size()) >= o.min_probe_runs;
+  std::map<std::string, std::size_t> caused;
+  if (judged) caused = confirm_probes(o, bases, base_of, result.runs);
   bool probes_ok = true;
   report << "probes (" << result.runs.size() << " runs" << (judged ? "" : ", too few to judge")
          << "):\n";
@@ -453,11 +518,22 @@ CampaignResult run_campaign(const FuzzOptions& o, std::ostream& report) {
       return probe_applies(spec, r.perturbation);
     });
     if (!applies) continue;  // no base scenario has the hook this probe's fault needs
-    bool missing = judged && n == 0;
+    bool not_caused = judged && n > 0 && !spec.metric.empty() && !caused.count(spec.name);
+    bool missing = judged && (n == 0 || not_caused);
     probes_ok = probes_ok && !missing;
-    char line[320];  // long enough for any evidence line (snprintf would cut it)
-    std::snprintf(line, sizeof line, "  %-24s %6zu seeds%s  (%s)\n", spec.name.c_str(), n,
-                  missing ? "  NEVER FIRED" : "", spec.evidence.c_str());
+    std::string why;
+    if (n == 0 && judged) {
+      why = "  NEVER FIRED";
+    } else if (not_caused) {
+      why = "  NOT CAUSED BY A FAULT (the baselines of the seeds tried show as much " +
+            spec.metric + ")";
+    } else if (caused.count(spec.name)) {
+      why = "  caused: seed " + std::to_string(result.runs[caused[spec.name]].seed) +
+            " shows more " + spec.metric + " than without its faults";
+    }
+    char line[480];  // long enough for any evidence line (snprintf would cut it)
+    std::snprintf(line, sizeof line, "  %-24s %6zu seeds  (%s)%s\n", spec.name.c_str(), n,
+                  spec.evidence.c_str(), why.c_str());
     report << line;
   }
   report << "summary: " << result.runs.size() << " runs, " << failures << " failing";
