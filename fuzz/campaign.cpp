@@ -13,6 +13,7 @@
 #include "analysis/json.hpp"
 #include "analysis/worker_pool.hpp"
 #include "fuzz/event_log.hpp"
+#include "fuzz/liveness.hpp"
 #include "fuzz/probes.hpp"
 #include "fuzz/shrinker.hpp"
 #include "scenarios/loader.hpp"
@@ -123,6 +124,19 @@ void collect(RunOutcome& r, const analysis::WorkerExit& exit, const std::string&
   r.probes = probes_reached(r.perturbation, s);
 }
 
+// Liveness mode: a run that held every invariant must also be back in its healthy band in time.
+void judge(const FuzzOptions& o, RunOutcome& r) {
+  if (!o.liveness || r.failed || !r.ran) return;
+  LivenessVerdict v = judge_liveness(r.run_dir, r.perturbation, *o.liveness);
+  r.liveness = v.summary;
+  r.liveness_judged = v.judged;
+  if (v.metastable) {
+    r.failed = true;
+    r.invariant = "liveness";
+    r.detail = "metastable: " + v.summary + "; metastability report: " + v.report_path;
+  }
+}
+
 // Runs `count` runs in chunks so the budget is checked between chunks; each chunk's worlds are
 // drawn and written just before it runs (`make(k)` fills runs[k] and returns its job), so a
 // campaign of a million fresh seeds under a budget writes only the runs it starts.
@@ -139,6 +153,7 @@ std::size_t run_all(const FuzzOptions& o, std::vector<RunOutcome>& runs, std::si
     auto exits = analysis::run_workers(part, o.jobs);
     for (std::size_t i = 0; i < exits.size(); ++i) {
       collect(runs[begin + i], exits[i], o.only_invariant);
+      judge(o, runs[begin + i]);
     }
     if (o.first_failure && std::any_of(runs.begin() + static_cast<std::ptrdiff_t>(begin),
                                        runs.begin() + static_cast<std::ptrdiff_t>(end),
@@ -354,6 +369,7 @@ void one_line_reproducer(const FuzzOptions& o, const scenarios::Scenario& base,
   check.ran = check.failed = false;
   check.invariant.clear();
   collect(check, analysis::run_workers({job}, 1)[0], o.only_invariant);
+  judge(o, check);
   report << "  one line: " << line << "\n";
   report << "    (run once: "
          << (check.failed && check.invariant == shrunk.invariant
@@ -368,16 +384,19 @@ void shrink_failure(const FuzzOptions& o, const scenarios::Scenario& base, const
   int attempt = 0;
   auto still_fails = [&](const Perturbation& c) {
     RunOutcome t = r;
-    t.perturbation = c;
+    // Liveness mode: every candidate keeps its recovery window after its last fault.
+    t.perturbation = o.liveness ? for_liveness(c, *o.liveness, liveness_tail(base)) : c;
     t.ran = t.failed = false;
     t.invariant.clear();
     std::string dir = r.run_dir + "/shrink/" + std::to_string(attempt++);
     auto job = prepare(o, base, t, dir);
     auto exits = analysis::run_workers({job}, 1);
     collect(t, exits[0], o.only_invariant);
+    judge(o, t);
     return t.failed && t.invariant == r.invariant;
   };
   Perturbation small = shrink(r.perturbation, still_fails, 150);
+  if (o.liveness) small = for_liveness(small, *o.liveness, liveness_tail(base));
   RunOutcome s = r;
   s.perturbation = small;
   std::string dir = r.run_dir + "/shrunk";
@@ -482,6 +501,9 @@ CampaignResult run_campaign(const FuzzOptions& o, std::ostream& report) {
     RunOutcome& r = result.runs[k];
     const auto& base = bases[base_of[r.scenario]];
     r.perturbation = draw_perturbation(base, r.seed);
+    if (o.liveness) {
+      r.perturbation = for_liveness(r.perturbation, *o.liveness, liveness_tail(base));
+    }
     return prepare(o, base, r, o.out + "/" + base.name + "/seed-" + std::to_string(r.seed));
   });
   if (result.skipped > 0) result.runs.resize(result.runs.size() - result.skipped);
@@ -535,6 +557,17 @@ CampaignResult run_campaign(const FuzzOptions& o, std::ostream& report) {
     std::snprintf(line, sizeof line, "  %-24s %6zu seeds  (%s)%s\n", spec.name.c_str(), n,
                   spec.evidence.c_str(), why.c_str());
     report << line;
+  }
+  if (o.liveness) {
+    std::size_t judged_runs = 0, metastable = 0;
+    for (const auto& r : result.runs) {
+      judged_runs += r.liveness_judged ? 1 : 0;
+      metastable += r.invariant == "liveness" ? 1 : 0;
+    }
+    report << "liveness: " << judged_runs << " runs judged (" << result.runs.size() - judged_runs
+           << " had no fault or no row before it), " << judged_runs - metastable
+           << " back in the healthy band within " << sim::format_duration(*o.liveness) << ", "
+           << metastable << " metastable\n";
   }
   report << "summary: " << result.runs.size() << " runs, " << failures << " failing";
   if (result.skipped > 0) {
