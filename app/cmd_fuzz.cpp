@@ -34,6 +34,9 @@ struct FuzzArgs {
   int min_probe_runs = 20;
   int run_cpu_seconds = 300;
   std::uint64_t run_max_events = 0;
+  std::string only_invariant;
+  bool first_failure = false;
+  std::string liveness;
 };
 
 std::vector<std::string> split_commas(const std::string& text) {
@@ -76,6 +79,17 @@ void fuzz(const FuzzArgs& a) {
   if (a.run_cpu_seconds < 0) throw UsageError("fuzz: --run-cpu-limit must be >= 0");
   o.run_cpu_seconds = a.run_cpu_seconds;
   o.run_max_events = a.run_max_events;
+  o.only_invariant = a.only_invariant;
+  o.first_failure = a.first_failure;
+  if (!a.liveness.empty()) {
+    try {
+      o.liveness = scenarios::parse_duration(a.liveness);
+    } catch (const scenarios::UnitError& e) {
+      throw UsageError("--liveness " + a.liveness + ": " + e.what() + " (expected " +
+                       e.expected() + ")");
+    }
+    if (*o.liveness <= 0) throw UsageError("--liveness " + a.liveness + ": must be > 0");
+  }
   o.skysim = analysis::self_executable();
   fuzz::CampaignResult r = fuzz::run_campaign(o, std::cout);
   if (r.exit_code != 0) throw ExitCode(r.exit_code);
@@ -140,6 +154,13 @@ void register_fuzz(CLI::App& app) {
                   "Event budget per run (skysim run --max-events; default none)");
   cmd->add_option("--min-probe-runs", a->min_probe_runs,
                   "Judge probes only on at least this many runs (default 20)");
+  cmd->add_option("--only-invariant", a->only_invariant,
+                  "Count a run as failing only when this invariant fails (and shrink for it)");
+  cmd->add_flag("--first-failure", a->first_failure,
+                "Stop starting runs once one has failed (seeds to first failure)");
+  cmd->add_option("--liveness", a->liveness,
+                  "Liveness mode: after the last fault ends, back in the healthy band within "
+                  "this time (e.g. 30s), else the run is metastable");
   cmd->callback([a] {
     try {
       fuzz(*a);

@@ -7,11 +7,13 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "analysis/json.hpp"
 #include "analysis/worker_pool.hpp"
 #include "fuzz/event_log.hpp"
+#include "fuzz/liveness.hpp"
 #include "fuzz/probes.hpp"
 #include "fuzz/shrinker.hpp"
 #include "scenarios/loader.hpp"
@@ -70,11 +72,12 @@ analysis::WorkerJob prepare(const FuzzOptions& o, const scenarios::Scenario& bas
 }
 
 // Reads what the run left behind: its summary.json, or only its exit when it wrote none.
-void collect(RunOutcome& r, const analysis::WorkerExit& exit) {
+// With `only` set, a run fails only when that invariant fails (FuzzOptions::only_invariant).
+void collect(RunOutcome& r, const analysis::WorkerExit& exit, const std::string& only) {
   r.ran = true;
   std::string summary_path = r.run_dir + "/out/summary.json";
   if (!fs::exists(summary_path)) {
-    r.failed = true;
+    r.failed = only.empty();
     r.invariant = exit.describe();
     std::istringstream log(read_text(r.run_dir + "/run.log"));
     std::string last;
@@ -89,12 +92,13 @@ void collect(RunOutcome& r, const analysis::WorkerExit& exit) {
   r.simulated_end = s.find("simulated_end") ? s.find("simulated_end")->as_string() : "";
   for (const auto& inv : s.find("invariants")->as_array()) {
     if (inv.find("ok")->as_bool()) continue;
+    if (!only.empty() && inv.find("name")->as_string() != only) continue;
     r.failed = true;
     r.invariant = inv.find("name")->as_string();
     r.detail = inv.find("instance")->as_string() + ": " + inv.find("error")->as_string();
     break;
   }
-  if (!r.failed && exit.exit_code != 0) {
+  if (!r.failed && exit.exit_code != 0 && only.empty()) {
     r.failed = true;
     r.invariant = exit.describe();
     r.detail = "see " + r.run_dir + "/run.log";
@@ -103,7 +107,8 @@ void collect(RunOutcome& r, const analysis::WorkerExit& exit) {
       r.detail = why->as_string() + " at " + r.simulated_end;
     }
   }
-  if (auto v = s.find("violation"); v && r.failed) {
+  if (auto v = s.find("violation"); v && r.failed &&
+                                      v->find("invariant")->as_string() == r.invariant) {
     // Where it broke, found by the run's replay (scenarios/runner.cpp): report that, not the end.
     if (!v->find("at_end")->as_bool()) {
       r.simulated_end = v->find("at")->as_string();
@@ -117,6 +122,19 @@ void collect(RunOutcome& r, const analysis::WorkerExit& exit) {
     }
   }
   r.probes = probes_reached(r.perturbation, s);
+}
+
+// Liveness mode: a run that held every invariant must also be back in its healthy band in time.
+void judge(const FuzzOptions& o, RunOutcome& r) {
+  if (!o.liveness || r.failed || !r.ran) return;
+  LivenessVerdict v = judge_liveness(r.run_dir, r.perturbation, *o.liveness);
+  r.liveness = v.summary;
+  r.liveness_judged = v.judged;
+  if (v.metastable) {
+    r.failed = true;
+    r.invariant = "liveness";
+    r.detail = "metastable: " + v.summary + "; metastability report: " + v.report_path;
+  }
 }
 
 // Runs `count` runs in chunks so the budget is checked between chunks; each chunk's worlds are
@@ -133,7 +151,15 @@ std::size_t run_all(const FuzzOptions& o, std::vector<RunOutcome>& runs, std::si
     std::vector<analysis::WorkerJob> part;
     for (std::size_t k = begin; k < end; ++k) part.push_back(make(k));
     auto exits = analysis::run_workers(part, o.jobs);
-    for (std::size_t i = 0; i < exits.size(); ++i) collect(runs[begin + i], exits[i]);
+    for (std::size_t i = 0; i < exits.size(); ++i) {
+      collect(runs[begin + i], exits[i], o.only_invariant);
+      judge(o, runs[begin + i]);
+    }
+    if (o.first_failure && std::any_of(runs.begin() + static_cast<std::ptrdiff_t>(begin),
+                                       runs.begin() + static_cast<std::ptrdiff_t>(end),
+                                       [](const RunOutcome& r) { return r.failed; })) {
+      return count - end;
+    }
   }
   return 0;
 }
@@ -298,7 +324,7 @@ bool recheck(const FuzzOptions& o, const std::vector<scenarios::Scenario>& bases
   auto exits = analysis::run_workers(jobs, o.jobs);
   bool ok = true;
   for (std::size_t k = 0; k < again.size(); ++k) {
-    collect(again[k], exits[k]);
+    collect(again[k], exits[k], o.only_invariant);
     const RunOutcome& first = runs[sample[k]];
     if (again[k].fingerprint != first.fingerprint) {
       ok = false;
@@ -320,21 +346,57 @@ bool recheck(const FuzzOptions& o, const std::vector<scenarios::Scenario>& bases
   return ok;
 }
 
+// The shrunk world as one `skysim run BASE --seed N --set ...` line over the base file, run
+// once to confirm it fails the same invariant (reported either way).
+void one_line_reproducer(const FuzzOptions& o, const scenarios::Scenario& base,
+                         const RunOutcome& shrunk, std::ostream& report) {
+  std::vector<std::string> sets = set_overrides(base, shrunk.perturbation, shrunk.invariant);
+  std::string line = "skysim run " + analysis::shell_word(shrunk.scenario) + " --seed " +
+                     std::to_string(shrunk.seed);
+  analysis::WorkerJob job;
+  job.argv = {o.skysim, "run", shrunk.scenario, "--seed", std::to_string(shrunk.seed)};
+  for (const auto& s : sets) {
+    line += " --set " + analysis::shell_word(s);
+    job.argv.push_back("--set");
+    job.argv.push_back(s);
+  }
+  RunOutcome check = shrunk;
+  check.run_dir = shrunk.run_dir + "/shrunk/one-line";
+  fs::create_directories(check.run_dir);
+  for (const char* a : {"--out", "", "--quiet"}) job.argv.push_back(a);
+  job.argv[job.argv.size() - 2] = check.run_dir + "/out";
+  job.log_path = check.run_dir + "/run.log";
+  check.ran = check.failed = false;
+  check.invariant.clear();
+  collect(check, analysis::run_workers({job}, 1)[0], o.only_invariant);
+  judge(o, check);
+  report << "  one line: " << line << "\n";
+  report << "    (run once: "
+         << (check.failed && check.invariant == shrunk.invariant
+                 ? "fails " + check.invariant + " again"
+                 : "DOES NOT fail " + shrunk.invariant + " (" +
+                       (check.failed ? "fails " + check.invariant : "passes") + ")")
+         << ")\n";
+}
+
 void shrink_failure(const FuzzOptions& o, const scenarios::Scenario& base, const RunOutcome& r,
                     std::ostream& report) {
   int attempt = 0;
   auto still_fails = [&](const Perturbation& c) {
     RunOutcome t = r;
-    t.perturbation = c;
+    // Liveness mode: every candidate keeps its recovery window after its last fault.
+    t.perturbation = o.liveness ? for_liveness(c, *o.liveness, liveness_tail(base)) : c;
     t.ran = t.failed = false;
     t.invariant.clear();
     std::string dir = r.run_dir + "/shrink/" + std::to_string(attempt++);
     auto job = prepare(o, base, t, dir);
     auto exits = analysis::run_workers({job}, 1);
-    collect(t, exits[0]);
+    collect(t, exits[0], o.only_invariant);
+    judge(o, t);
     return t.failed && t.invariant == r.invariant;
   };
   Perturbation small = shrink(r.perturbation, still_fails, 150);
+  if (o.liveness) small = for_liveness(small, *o.liveness, liveness_tail(base));
   RunOutcome s = r;
   s.perturbation = small;
   std::string dir = r.run_dir + "/shrunk";
@@ -346,9 +408,72 @@ void shrink_failure(const FuzzOptions& o, const scenarios::Scenario& base, const
          << ":\n";
   for (const auto& f : small.faults) report << "    " << f.describe() << "\n";
   report << "  smallest: " << reproducer(s) << "\n";
+  one_line_reproducer(o, base, s, report);
 }
 
 }  // namespace
+
+// Probes that mean something: for each probe with a metric, a run where it fired counts only
+// if the same seed without the run's sampled faults (its baseline, run here on demand and
+// kept in seed-N/baseline) shows less of it. Baselines are run for at most
+// kBaselineTries candidate runs per probe, in campaign order, until one confirms it. Returns
+// probe -> the confirming seed's index in `runs` (absent: not confirmed).
+constexpr int kBaselineTries = 4;
+std::map<std::string, std::size_t> confirm_probes(const FuzzOptions& o,
+                                                  const std::vector<scenarios::Scenario>& bases,
+                                                  const std::map<std::string, std::size_t>& base_of,
+                                                  const std::vector<RunOutcome>& runs) {
+  std::map<std::string, std::size_t> confirmed;
+  std::map<std::size_t, std::optional<analysis::Json>> baseline;  // run index -> its summary
+  auto summary_of = [](const std::string& dir) -> std::optional<analysis::Json> {
+    std::string path = dir + "/out/summary.json";
+    if (!fs::exists(path)) return std::nullopt;
+    return analysis::Json::parse(read_text(path));
+  };
+  std::map<std::string, int> tried;
+  for (int round = 0; round < kBaselineTries; ++round) {
+    // This round's candidate per unconfirmed probe: its next run that showed the evidence.
+    std::map<std::string, std::size_t> candidate;
+    for (const auto& spec : probe_specs()) {
+      if (spec.metric.empty() || confirmed.count(spec.name)) continue;
+      int skip = tried[spec.name];
+      for (std::size_t i = 0; i < runs.size(); ++i) {
+        const auto& pr = runs[i].probes;
+        if (std::find(pr.begin(), pr.end(), spec.name) == pr.end()) continue;
+        if (skip-- > 0) continue;
+        candidate[spec.name] = i;
+        ++tried[spec.name];
+        break;
+      }
+    }
+    if (candidate.empty()) break;
+    std::vector<std::size_t> need;
+    for (const auto& [name, i] : candidate) {
+      if (!baseline.count(i) && std::find(need.begin(), need.end(), i) == need.end()) {
+        need.push_back(i);
+      }
+    }
+    std::sort(need.begin(), need.end());
+    std::vector<analysis::WorkerJob> jobs;
+    std::vector<RunOutcome> plain;
+    for (std::size_t i : need) {
+      RunOutcome b = runs[i];
+      b.perturbation.faults.clear();
+      jobs.push_back(prepare(o, bases[base_of.at(b.scenario)], b, runs[i].run_dir + "/baseline"));
+      plain.push_back(b);
+    }
+    analysis::run_workers(jobs, o.jobs);
+    for (std::size_t k = 0; k < need.size(); ++k) baseline[need[k]] = summary_of(plain[k].run_dir);
+    for (const auto& spec : probe_specs()) {
+      auto c = candidate.find(spec.name);
+      if (c == candidate.end()) continue;
+      auto run = summary_of(runs[c->second].run_dir);
+      const auto& base = baseline[c->second];
+      if (run && base && caused_by_faults(spec, *run, *base)) confirmed[spec.name] = c->second;
+    }
+  }
+  return confirmed;
+}
 
 CampaignResult run_campaign(const FuzzOptions& o, std::ostream& report) {
   if (o.scenarios.empty()) throw std::invalid_argument("fuzz: no scenarios given");
@@ -376,6 +501,9 @@ CampaignResult run_campaign(const FuzzOptions& o, std::ostream& report) {
     RunOutcome& r = result.runs[k];
     const auto& base = bases[base_of[r.scenario]];
     r.perturbation = draw_perturbation(base, r.seed);
+    if (o.liveness) {
+      r.perturbation = for_liveness(r.perturbation, *o.liveness, liveness_tail(base));
+    }
     return prepare(o, base, r, o.out + "/" + base.name + "/seed-" + std::to_string(r.seed));
   });
   if (result.skipped > 0) result.runs.resize(result.runs.size() - result.skipped);
@@ -401,6 +529,8 @@ CampaignResult run_campaign(const FuzzOptions& o, std::ostream& report) {
     for (const auto& p : r.probes) ++reached[p];
   }
   bool judged = static_cast<int>(result.runs.size()) >= o.min_probe_runs;
+  std::map<std::string, std::size_t> caused;
+  if (judged) caused = confirm_probes(o, bases, base_of, result.runs);
   bool probes_ok = true;
   report << "probes (" << result.runs.size() << " runs" << (judged ? "" : ", too few to judge")
          << "):\n";
@@ -410,15 +540,40 @@ CampaignResult run_campaign(const FuzzOptions& o, std::ostream& report) {
       return probe_applies(spec, r.perturbation);
     });
     if (!applies) continue;  // no base scenario has the hook this probe's fault needs
-    bool missing = judged && n == 0;
+    bool not_caused = judged && n > 0 && !spec.metric.empty() && !caused.count(spec.name);
+    bool missing = judged && (n == 0 || not_caused);
     probes_ok = probes_ok && !missing;
-    char line[320];  // long enough for any evidence line (snprintf would cut it)
-    std::snprintf(line, sizeof line, "  %-24s %6zu seeds%s  (%s)\n", spec.name.c_str(), n,
-                  missing ? "  NEVER FIRED" : "", spec.evidence.c_str());
+    std::string why;
+    if (n == 0 && judged) {
+      why = "  NEVER FIRED";
+    } else if (not_caused) {
+      why = "  NOT CAUSED BY A FAULT (the baselines of the seeds tried show as much " +
+            spec.metric + ")";
+    } else if (caused.count(spec.name)) {
+      why = "  caused: seed " + std::to_string(result.runs[caused[spec.name]].seed) +
+            " shows more " + spec.metric + " than without its faults";
+    }
+    char line[480];  // long enough for any evidence line (snprintf would cut it)
+    std::snprintf(line, sizeof line, "  %-24s %6zu seeds  (%s)%s\n", spec.name.c_str(), n,
+                  spec.evidence.c_str(), why.c_str());
     report << line;
   }
+  if (o.liveness) {
+    std::size_t judged_runs = 0, metastable = 0;
+    for (const auto& r : result.runs) {
+      judged_runs += r.liveness_judged ? 1 : 0;
+      metastable += r.invariant == "liveness" ? 1 : 0;
+    }
+    report << "liveness: " << judged_runs << " runs judged (" << result.runs.size() - judged_runs
+           << " had no fault or no row before it), " << judged_runs - metastable
+           << " back in the healthy band within " << sim::format_duration(*o.liveness) << ", "
+           << metastable << " metastable\n";
+  }
   report << "summary: " << result.runs.size() << " runs, " << failures << " failing";
-  if (result.skipped > 0) report << ", " << result.skipped << " not started (budget)";
+  if (result.skipped > 0) {
+    report << ", " << result.skipped << " not started ("
+           << (o.first_failure && failures > 0 ? "after the first failure" : "budget") << ")";
+  }
   report << "\n";
   result.exit_code = (failures > 0 || !deterministic || !probes_ok) ? 1 : 0;
   return result;

@@ -30,6 +30,13 @@ struct FuzzOptions {
   // events (skysim run --max-events, exit 4). 0 = none.
   int run_cpu_seconds = 300;
   std::uint64_t run_max_events = 0;
+  // Only this invariant counts as a failure (others are ignored), and shrinking keeps it
+  // failing: the planted-bug table finds and shrinks one bug at a time. "" = any.
+  std::string only_invariant;
+  bool first_failure = false;  // stop starting runs after the chunk with the first failure
+  // Liveness mode (fuzz/liveness.hpp): the time allowed, after the last fault ends, to return
+  // to the healthy band; a run still out of it fails as "liveness" (metastable). None = off.
+  std::optional<sim::Duration> liveness;
 };
 
 struct RunOutcome {
@@ -47,6 +54,8 @@ struct RunOutcome {
   std::string stop_at;        // that time, for `skysim run ... --until` (empty: not located)
   std::string fingerprint;
   std::vector<std::string> probes;
+  std::string liveness;  // liveness mode: the verdict's one line ("" = not judged)
+  bool liveness_judged = false;
 };
 
 struct CampaignResult {

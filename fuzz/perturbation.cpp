@@ -398,7 +398,9 @@ Perturbation draw_perturbation(const scenarios::Scenario& base, std::uint64_t se
   return p;
 }
 
-std::string perturbed_yaml(const scenarios::Scenario& base, const Perturbation& p) {
+namespace {
+
+YAML::Node perturbed_doc(const scenarios::Scenario& base, const Perturbation& p) {
   YAML::Node doc = YAML::Clone(base.document);
   doc["seed"] = p.seed;
   doc["duration"] = ms_text(p.duration);
@@ -473,6 +475,54 @@ std::string perturbed_yaml(const scenarios::Scenario& base, const Perturbation& 
   }
   if (timeline.size() > 0) doc["timeline"] = in_time_order(timeline, base, p.duration);
   if (faults.size() > 0) doc["faults"] = in_time_order(faults, base, p.duration);
+  return doc;
+}
+
+std::string flow_text(const YAML::Node& n) {
+  YAML::Emitter out;
+  out.SetMapFormat(YAML::Flow);
+  out.SetSeqFormat(YAML::Flow);
+  out << n;
+  return out.c_str();
+}
+
+}  // namespace
+
+std::vector<std::string> set_overrides(const scenarios::Scenario& base, const Perturbation& p,
+                                       const std::string& invariant) {
+  YAML::Node doc = perturbed_doc(base, p);
+  const YAML::Node& was = base.document;
+  std::vector<std::string> out;
+  for (const auto& kv : doc) {
+    std::string key = kv.first.as<std::string>();
+    if (key == "seed") continue;  // --seed
+    if (key == "sources" && was["sources"] && was["sources"].IsMap()) {
+      for (const auto& src : kv.second) {
+        std::string name = src.first.as<std::string>();
+        const YAML::Node old = was["sources"][name];
+        std::string now = flow_text(src.second);
+        if (!old || flow_text(old) != now) out.push_back("sources." + name + "=" + now);
+      }
+      continue;
+    }
+    std::string now = flow_text(kv.second);
+    if (!was[key] || flow_text(was[key]) != now) out.push_back(key + "=" + now);
+  }
+  if (was["invariants"] && was["invariants"].IsSequence() && !invariant.empty()) {
+    bool listed = false;
+    YAML::Node list(YAML::NodeType::Sequence);
+    for (const auto& n : was["invariants"]) {
+      listed = listed || n.as<std::string>() == invariant;
+      list.push_back(n.as<std::string>());
+    }
+    list.push_back(invariant);
+    if (!listed) out.push_back("invariants=" + flow_text(list));
+  }
+  return out;
+}
+
+std::string perturbed_yaml(const scenarios::Scenario& base, const Perturbation& p) {
+  YAML::Node doc = perturbed_doc(base, p);
   YAML::Emitter out;
   out << doc;
   std::ostringstream text;

@@ -71,4 +71,12 @@ Perturbation draw_perturbation(const scenarios::Scenario& base, std::uint64_t se
 // the seed set: YAML text that `skysim run` loads as is.
 std::string perturbed_yaml(const scenarios::Scenario& base, const Perturbation& p);
 
+// The same world as `--set` overrides of the base file: one `path=value` per top-level key
+// (per source under `sources`) whose value differs from the base's, values in YAML flow style;
+// `skysim run BASE --seed N --set ...` with them runs what perturbed_yaml describes. The
+// invariants list is left to the base unless it lacks `invariant` (then it is extended by it):
+// which invariants are checked moves no event.
+std::vector<std::string> set_overrides(const scenarios::Scenario& base, const Perturbation& p,
+                                       const std::string& invariant);
+
 }  // namespace skysim::fuzz

@@ -6,34 +6,36 @@ namespace skysim::fuzz {
 
 const std::vector<ProbeSpec>& probe_specs() {
   static const std::vector<ProbeSpec> specs = {
-      {"crash injected", "crash knob sampled and host.crashes > 0", "crash", ""},
+      {"crash injected", "crash knob sampled and host.crashes > 0", "crash", "", "host.crashes"},
       {"crash dropped requests", "queue.dropped > 0 (in-service, queued or arriving while down)",
-       "", "queue-server"},
-      {"queue rejected", "queue.rejected > 0 (a bounded queue was full)", "", "queue-server"},
-      {"requests failed", "requests.failed > 0 (a client saw an error)", "", ""},
+       "", "queue-server", "queue.dropped"},
+      {"queue rejected", "queue.rejected > 0 (a bounded queue was full)", "", "queue-server",
+       "queue.rejected"},
+      {"requests failed", "requests.failed > 0 (a client saw an error)", "", "", "requests.failed"},
       {"burst", "burst knob sampled (a source rate multiplied for a while)", "burst", ""},
       {"huge batch", "huge-batch knob sampled and its client issued requests", "huge-batch", ""},
       {"param flip", "a settable parameter was lowered mid-run", "flip:", ""},
       {"delay spike", "delay-spike knob sampled and queue.link_delayed > 0", "delay-spike",
-       "queue-server"},
-      {"clogged link", "clog knob sampled and queue.link_clog_held > 0", "clog", "queue-server"},
+       "queue-server", "queue.link_delayed"},
+      {"clogged link", "clog knob sampled and queue.link_clog_held > 0", "clog", "queue-server",
+       "queue.link_clog_held"},
       {"gc pause", "gc-pause knob sampled and queue.pause_stalled > 0 (service stopped)",
-       "gc-pause", "queue-server"},
+       "gc-pause", "queue-server", "queue.pause_stalled"},
       {"commit unknown", "commit-unknown knob sampled and uid.commit_unknown_results > 0",
-       "commit-unknown", "uid-interning"},
+       "commit-unknown", "uid-interning", "uid.commit_unknown_results"},
       {"oom kill", "oom knob sampled and go.oom_kills > 0 (RSS over the lowered limit)",
-       "oom", "dataplane"},
+       "oom", "dataplane", "go.oom_kills"},
       {"memcached restart",
        "memcached-restart knob sampled, memcached.restarts > 0 and memcached.cache_errors > 0",
-       "memcached-restart", "dataplane"},
+       "memcached-restart", "dataplane", "memcached.restarts"},
       {"go gc pause", "go-gc-pause knob sampled and go.forced_stws > 0 (a stop-the-world ended)",
-       "go-gc-pause", "dataplane"},
+       "go-gc-pause", "dataplane", "go.forced_stws"},
       {"scylla node down",
        "scylla-down knob sampled and scylla.degraded > 0 (ops served by fewer than RF replicas)",
-       "scylla-down", "fanout"},
+       "scylla-down", "fanout", "scylla.degraded"},
       {"scylla unavailable",
        "scylla.unavailable > 0 (an op found fewer live replicas than CL and waited)",
-       "scylla-down", "fanout"},
+       "scylla-down", "fanout", "scylla.unavailable"},
   };
   return specs;
 }
@@ -55,6 +57,12 @@ double metric_total(const analysis::Json& summary, const std::string& name,
     total += v->as_number();
   }
   return total;
+}
+
+bool caused_by_faults(const ProbeSpec& spec, const analysis::Json& run,
+                      const analysis::Json& baseline) {
+  if (spec.metric.empty()) return true;
+  return metric_total(run, spec.metric) > metric_total(baseline, spec.metric);
 }
 
 bool probe_applies(const ProbeSpec& spec, const Perturbation& p) {

@@ -18,6 +18,10 @@ struct ProbeSpec {
   std::string knob;
   // The service kind whose state the probe reads ("" = any): judged only if a base has one.
   std::string kind;
+  // The counter the fault must raise: the probe counts only when the run's total exceeds the
+  // same seed's run without the sampled faults (its baseline), never because the base
+  // scenario already does it ("" = a knob-only probe: a burst or flip is the fault itself).
+  std::string metric = "";
 };
 
 // The probes in report order; every one is expected to fire across an ensemble.
@@ -29,6 +33,11 @@ bool probe_applies(const ProbeSpec& spec, const Perturbation& p);
 
 // Names of the probes one run reached, from its knobs and its summary.json.
 std::vector<std::string> probes_reached(const Perturbation& p, const analysis::Json& summary);
+
+// Whether the run's faults caused the probe's evidence: its metric above the baseline's
+// (true for a knob-only probe).
+bool caused_by_faults(const ProbeSpec& spec, const analysis::Json& run,
+                      const analysis::Json& baseline);
 
 // Sum of a metric's counter values over all label sets (0 when absent); `client` filters on
 // the client label when not empty.

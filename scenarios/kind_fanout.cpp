@@ -342,6 +342,7 @@ class FanoutInstance final : public Instance {
                }
                return "";
              }},
+            {"fanout.kept-ge-loss-factor", [this] { return service_->keep_bound_error(); }},
             {"scylla.consistent", [this] { return cluster_->check_invariants(); }}};
   }
 

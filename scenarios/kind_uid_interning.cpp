@@ -121,7 +121,9 @@ class UidInterningHost final : public Instance {
                return r.ok() ? "" : r.summary();
              },
              /*end_only=*/true},
-            {"uid-interning.acks-unique", [this] { return acks_.error(); }}};
+            {"uid-interning.acks-unique", [this] { return acks_.error(); }},
+            // Kept at every commit (models/fdb/serializability_check.hpp).
+            {"fdb.serializable", [this] { return db_->serializability_error(); }}};
   }
 
  private:

@@ -52,6 +52,9 @@ class QueueServer final : public Instance {
         rng_(w.sim().stream("queue-server/" + ctx.path())),
         service_time_(ctx.params.distribution_ptr("service_time")),
         capacity_(ctx.params.count("queue_capacity")),
+#ifdef SKYSIM_PLANTED_BUGS
+        broken_check_(ctx.params.flag("planted_broken_check")),
+#endif
         kind_(w.sim().intern_kind("queue-server.done")),
         link_(*this) {
     sim::Labels host{{"host", path()}};
@@ -188,7 +191,14 @@ class QueueServer final : public Instance {
          }},
         {"queue.capacity",
          [this]() -> std::string {
-           if (capacity_ > 0 && static_cast<std::int64_t>(queue_.size()) > capacity_ && !shrunk_) {
+           std::int64_t over = capacity_;
+#ifdef SKYSIM_PLANTED_BUGS
+           // Planted for tests/fuzz/planted_broken_check.sh: with planted_broken_check on, the
+           // check is off by one (a full queue reads as over capacity), so it must be reported
+           // mid-run at the first event that fills the queue.
+           if (broken_check_) over = capacity_ - 1;
+#endif
+           if (capacity_ > 0 && static_cast<std::int64_t>(queue_.size()) > over && !shrunk_) {
              return path() + ": queue " + std::to_string(queue_.size()) + " above capacity";
            }
            return "";
@@ -402,6 +412,9 @@ class QueueServer final : public Instance {
   sim::Rng& rng_;
   sim::DistributionPtr service_time_;
   std::int64_t capacity_;
+#ifdef SKYSIM_PLANTED_BUGS
+  bool broken_check_ = false;
+#endif
   sim::Kind kind_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::deque<Queued> queue_;
@@ -498,6 +511,17 @@ ServiceKind queue_server_kind() {
                       "stop-the-world pause of the host process while true (a GC pause): no "
                       "request starts or finishes, service resumes where it stopped",
                       true});
+#ifdef SKYSIM_PLANTED_BUGS
+  k.params.push_back({"planted_broken_check",
+                      ParamType::Bool,
+                      "",
+                      "false",
+                      {},
+                      {},
+                      {},
+                      "planted build only: queue.capacity off by one (the fuzzer's self-test)",
+                      false});
+#endif
   k.endpoints = {"serve"};
   k.build = [](World& w, const HostContext& ctx) -> std::unique_ptr<Instance> {
     return std::make_unique<QueueServer>(w, ctx);

@@ -289,6 +289,12 @@ sim::Task<errgroup::Error> DataPlaneHost::fetch_post(std::string key) {
   }
   if (!got.resumable()) {  // not a miss: "failed to get post cache item"
     note_cache_error(got);
+#ifdef SKYSIM_PLANTED_BUGS
+    // Planted for the fuzzer's self-test (docs/fuzzing.md, "Planted bugs"): the error path
+    // also takes its RPC off the in-flight count, which the reply does again: rpcs_accounted
+    // must fail.
+    --in_flight_;
+#endif
     sim::TraceSpan log = co_await sim::trace_span(sim_, "log.Error", "log");
     co_await logger_.error();
   }

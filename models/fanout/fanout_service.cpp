@@ -308,6 +308,7 @@ FanoutService::FanoutService(sim::Simulation& sim, scylla::ScyllaCluster& cluste
       filter_(&cache_filter_),
       offered_(graph.users(), 0),
       delivered_(graph.users(), 0),
+      keep_bound_(graph.users()),
       kind_page_(sim.intern_kind("fanout.page")) {
   if (cluster.partitions() < partitions_needed(graph)) {
     throw std::invalid_argument("fanout: the cluster holds " +
@@ -390,7 +391,12 @@ void FanoutService::filter_page(const social::UserId* page, std::size_t n, sim::
                                 std::vector<social::UserId>& out) const {
   if (cfg_.policy == FanoutPolicy::Lossy) {
     // One draw per page, just before writing it (domain.md §8.3).
+    const std::size_t before = out.size();
     filter_->filter(page, n, page_r.uniform01(), out);
+    for (std::size_t i = 0; i < n; ++i) {
+      keep_bound_.addressed(page[i], filter_->keep_probability(page[i]));
+    }
+    for (std::size_t i = before; i < out.size(); ++i) keep_bound_.kept(out[i]);
   } else {
     out.insert(out.end(), page, page + n);
   }

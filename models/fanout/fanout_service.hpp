@@ -20,6 +20,7 @@
 #include "components/lossy/high_follow_cache.hpp"
 #include "components/lossy/page_filter.hpp"
 #include "models/fanout/follow_count_store.hpp"
+#include "models/fanout/keep_bound.hpp"
 #include "models/scylla/cluster.hpp"
 #include "models/social/follow_graph.hpp"
 #include "sim/histogram.hpp"
@@ -108,6 +109,8 @@ class FanoutService {
   // writing it and the filter's kept users appended to `out`; else all of them.
   void filter_page(const social::UserId* page, std::size_t n, sim::Rng& page_r,
                    std::vector<social::UserId>& out) const;
+  // "" or a user the filter kept less often than its loss factor allows (keep_bound.hpp).
+  std::string keep_bound_error() const { return keep_bound_.check(); }
 
   const sim::Histogram& page_duration() const { return page_duration_; }
   const sim::Histogram& write_latency() const { return write_latency_; }  // fan-out's own writes
@@ -169,6 +172,7 @@ class FanoutService {
   std::uint64_t write_timeouts_ = 0;
   std::vector<std::uint32_t> offered_;
   std::vector<std::uint32_t> delivered_;
+  mutable KeepBound keep_bound_;  // the filter's binomial lower bound (filter_page feeds it)
   sim::Histogram page_duration_;
   sim::Histogram write_latency_;
   std::vector<PageRecord> page_log_;

@@ -16,6 +16,7 @@
 #include "models/fdb/config.hpp"
 #include "models/fdb/conflict_history.hpp"
 #include "models/fdb/mutation.hpp"
+#include "models/fdb/serializability_check.hpp"
 #include "models/fdb/versioned_store.hpp"
 #include "sim/histogram.hpp"
 #include "sim/intrusive_list.hpp"
@@ -81,6 +82,9 @@ class Database {
   const VersionedStore& store() const { return store_; }
   std::map<std::string, std::string> snapshot() const { return store_.latest_snapshot(); }
   const DatabaseStats& stats() const { return stats_; }
+  // "" or the first committed transaction whose reads were overwritten in (RV, CV]
+  // (SerializabilityCheck, kept at every commit; the invariant fdb.serializable).
+  const std::string& serializability_error() const { return serializability_.error(); }
 
   // Enters `r` into the open commit batch; the pipeline wakes r.waiter when it is decided.
   void submit(CommitRequest& r);
@@ -103,6 +107,7 @@ class Database {
   void resolve_front_batch();
   Version next_commit_version();
   void resolve(CommitRequest& r, Version cv, std::uint16_t index);
+  bool check_conflicts(std::uint16_t index) const;  // false only in the planted build
   void apply(const std::vector<Mutation>& mutations, Version cv, std::uint16_t index);
   Version clock_version() const;
 
@@ -120,6 +125,7 @@ class Database {
   BatchCloser closer_;
   BatchResolver resolver_;
   DatabaseStats stats_;
+  SerializabilityCheck serializability_;
 };
 
 }  // namespace fdb

@@ -690,6 +690,12 @@ void GoProcess::set_world_stopped(bool stopped) {
   stw_last_ = pause;
   stw_peak_ = std::max(stw_peak_, pause);
   stw_hist_.record(pause);
+#ifdef SKYSIM_PLANTED_BUGS
+  // Planted for the fuzzer's self-test (docs/fuzzing.md, "Planted bugs"): a forced
+  // stop-the-world of 100 ms or more leaks an M, counted in m_total_ but in no state, so
+  // go.runtime must fail (until a crash resets the process).
+  if (pause >= 100 * sim::kMillisecond) ++m_total_;
+#endif
   dispatch();
 }
 

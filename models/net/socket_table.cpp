@@ -401,6 +401,12 @@ std::size_t NetNamespace::close_all(OwnerId owner, CloseMode mode) {
   for (SocketId id : ids) {
     close(id, mode);
   }
+#ifdef SKYSIM_PLANTED_BUGS
+  // Planted for the fuzzer's self-test (docs/fuzzing.md, "Planted bugs"): closing a dead
+  // owner's sockets (a process crash or OOM kill) leaves one ESTABLISHED count behind, so
+  // sockets_consistent must fail.
+  if (!ids.empty()) ++counters_.sockets_by_state[static_cast<int>(SocketState::kEstablished)];
+#endif
   return ids.size();
 }
 

@@ -550,6 +550,15 @@ void ScyllaCluster::set_down_nodes(std::uint32_t n) {
     throw std::invalid_argument("scylla: down_nodes " + std::to_string(n) + " > nodes " +
                                 std::to_string(cfg_.nodes));
   }
+#ifdef SKYSIM_PLANTED_BUGS
+  // Planted for the fuzzer's self-test (docs/fuzzing.md, "Planted bugs"): a node coming back
+  // restarts its shards' work accounting but keeps what they ran and what they queued, so
+  // scylla.consistent must report a reactor that no longer conserves work.
+  for (std::size_t s = 0; s < shards_.size(); ++s) {
+    const auto node = static_cast<std::uint32_t>(s / cfg_.shards_per_node);
+    if (node >= n && node < down_nodes_) shards_[s]->cpu.planted_reset_books();
+  }
+#endif
   down_nodes_ = n;
   std::vector<Op*> retry;
   retry.swap(parked_);

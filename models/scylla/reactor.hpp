@@ -74,6 +74,13 @@ class Reactor {
   // its queue, the CPU never ran more than the time that passed, and a group runs whenever a
   // task is queued. "" or what is off (scylla/cluster_check.cpp checks every shard).
   const char* conservation_error() const;
+#ifdef SKYSIM_PLANTED_BUGS
+  // Planted bug's hook (ScyllaCluster::set_down_nodes): the books start afresh — nothing
+  // given — while what ran and what is queued stay.
+  void planted_reset_books() {
+    for (Queue& g : groups_) g.given = 0;
+  }
+#endif
 
  private:
   struct Task {
