@@ -1,46 +1,27 @@
 #pragma once
-// The pending-event set: a 4-ary min-heap of 24-byte entries ordered by (time, key).
+// The pending-event set: a 4-ary min-heap of 24-byte entries ordered by (time, key) while it is
+// small, a calendar queue (sim/calendar_queue.hpp) once it is large.
 // Why 4-ary: half the depth of a binary heap, and the four children of a node share one or
 // two cache lines, so a pop touches fewer lines. The sift-down picks the smallest child with a
 // branch-free tournament over 128-bit ranks, which made PHOLD 20 % faster (docs/kernel.md,
 // "Event queue", has the alternatives measured). Nothing is allocated per event once the
-// vector has grown.
+// vectors have grown.
+//
+// Which structure holds the entries is decided by their number alone (kCalendarFrom,
+// kHeapBelow), and both pop in exactly (time, key) order, so the choice never changes a run.
 //
 // Beside the heap, a FIFO "now lane" takes entries pushed for the instant being executed (a
 // quarter of all pushes in the April run: wake-ups, yields, spawns). They are all later in
 // (time, key) than anything already queued for that instant, so they need no sifting; top() and
-// pop() take the smaller of the heap's root and the lane's front, so the order is exactly the
-// heap-only order.
+// pop() take the smaller of the main structure's next entry and the lane's front, so the order
+// is exactly the heap-only order.
 #include <cstdint>
 #include <vector>
 
-#include "sim/time.hpp"
+#include "sim/calendar_queue.hpp"
+#include "sim/queue_entry.hpp"
 
 namespace sim {
-
-struct QueueEntry {
-  Time time;
-  // The global insertion sequence: FIFO among equal times, never pointer order.
-  std::uint64_t key;
-  // What the entry wakes, encoded by the Simulation: a Handler address with the low bit set, or
-  // a process slot (index, generation) with the low bit clear (sim/simulation.cpp).
-  std::uint64_t target;
-};
-static_assert(sizeof(QueueEntry) == 24);
-
-// (time, key) compared as one unsigned 128-bit number (time's sign bit flipped so negative
-// times still sort first): GCC emits cmp/sbb and a conditional move instead of two branches.
-inline unsigned __int128 entry_rank(const QueueEntry& e) {
-  const std::uint64_t biased_time = static_cast<std::uint64_t>(e.time) ^ (std::uint64_t{1} << 63);
-  return (static_cast<unsigned __int128>(biased_time) << 64) | e.key;
-}
-inline bool entry_before(const QueueEntry& a, const QueueEntry& b) {
-  return entry_rank(a) < entry_rank(b);
-}
-// The same order with branches: better once the heap misses cache (see EventQueue::pop).
-inline bool entry_before_branchy(const QueueEntry& a, const QueueEntry& b) {
-  return a.time < b.time || (a.time == b.time && a.key < b.key);
-}
 
 class EventQueue {
  public:
@@ -53,13 +34,22 @@ class EventQueue {
   // wins; beyond, the heap misses cache and the branchy loop wins because the CPU speculates
   // into the next level's loads (PHOLD at N=65536: 1.2 vs 0.6-0.9 M events/s, docs/kernel.md).
   static constexpr std::size_t kBranchFreeMax = std::size_t{1} << 16;
-  bool empty() const { return heap_.size() == hole_ && lane_empty(); }
-  std::size_t size() const { return heap_.size() - hole_ + (lane_.size() - lane_head_); }
+  // The heap hands over to the calendar queue above kCalendarFrom entries and takes them back
+  // below kHeapBelow (the gap keeps a size hovering at a bound from moving them to and fro).
+  // PHOLD decides the bound (docs/kernel.md, "Event queue").
+  static constexpr std::size_t kCalendarFrom = 256;
+  static constexpr std::size_t kHeapBelow = 64;
+
+  bool empty() const { return main_size() == 0 && lane_empty(); }
+  std::size_t size() const { return main_size() + (lane_.size() - lane_head_); }
   const QueueEntry& top() {
     close_hole();
-    return lane_first() ? lane_[lane_head_] : heap_.front();
+    if (lane_first()) return lane_[lane_head_];
+    return calendar_ ? cal_.top() : heap_.front();
   }
   void reserve(std::size_t n) { heap_.reserve(n); }
+  bool calendar() const { return calendar_; }
+  const CalendarQueue& calendar_queue() const { return cal_; }
 
   // For an entry whose time is the current instant: appended to the now lane while the lane
   // holds only entries of that same time (so it stays sorted; keys only grow), else the heap.
@@ -75,6 +65,10 @@ class EventQueue {
   }
 
   void push(const QueueEntry& e) {
+    if (calendar_) {
+      cal_.push(e);
+      return;
+    }
     if (hole_) {
       hole_ = false;
       sift_down(0, e, heap_.size());
@@ -89,11 +83,17 @@ class EventQueue {
       i = parent;
     }
     heap_[i] = e;
+    if (heap_.size() > kCalendarFrom) to_calendar();
   }
 
   QueueEntry pop() {
     close_hole();
     if (lane_first()) return lane_[lane_head_++];
+    if (calendar_) {
+      const QueueEntry e = cal_.pop();
+      if (cal_.size() < kHeapBelow) to_heap();
+      return e;
+    }
     hole_ = true;
     return heap_.front();
   }
@@ -108,6 +108,7 @@ class EventQueue {
   template <class F>
   void for_each(F&& f) const {
     for (std::size_t i = hole_; i < heap_.size(); ++i) f(heap_[i]);
+    cal_.for_each(f);
     for (std::size_t i = lane_head_; i < lane_.size(); ++i) f(lane_[i]);
   }
   // Rewrites targets in place (the kernel's generation wrap). f must not touch time or key:
@@ -115,20 +116,43 @@ class EventQueue {
   template <class F>
   void retarget(F&& f) {
     for (std::size_t i = hole_; i < heap_.size(); ++i) heap_[i].target = f(heap_[i].target);
+    cal_.retarget(f);
     for (std::size_t i = lane_head_; i < lane_.size(); ++i) lane_[i].target = f(lane_[i].target);
   }
   void clear() {
     hole_ = false;
+    calendar_ = false;
+    cal_.clear();
     heap_.clear();
     lane_.clear();
     lane_head_ = 0;
   }
 
  private:
+  std::size_t main_size() const { return calendar_ ? cal_.size() : heap_.size() - hole_; }
   bool lane_empty() const { return lane_head_ == lane_.size(); }
-  // Whether the next entry is the lane's front rather than the heap's root.
-  bool lane_first() const {
-    return !lane_empty() && (heap_.empty() || entry_before(lane_[lane_head_], heap_.front()));
+  // Whether the next entry is the lane's front rather than the main structure's next one.
+  bool lane_first() {
+    if (lane_empty()) return false;
+    if (calendar_) return cal_.empty() || entry_before(lane_[lane_head_], cal_.top());
+    return heap_.empty() || entry_before(lane_[lane_head_], heap_.front());
+  }
+
+  void to_calendar() {
+    calendar_ = true;
+    cal_.assign(heap_);
+    heap_.clear();
+  }
+  void to_heap() {
+    calendar_ = false;
+    heap_.clear();
+    cal_.drain_into(heap_);
+    // Floyd's heap construction: sift every parent down, the last first.
+    const std::size_t n = heap_.size();
+    for (std::size_t i = n < 2 ? 0 : (n - 2) / 4 + 1; i-- > 0;) {
+      const QueueEntry e = heap_[i];  // a copy: the sift overwrites heap_[i]
+      sift_down(i, e, n);
+    }
   }
 
   void pop_heap() {
@@ -168,7 +192,9 @@ class EventQueue {
   std::vector<QueueEntry> heap_;
   std::vector<QueueEntry> lane_;  // [lane_head_, end) pending, all of one time, in key order
   std::size_t lane_head_ = 0;
-  bool hole_ = false;  // heap_[0] was popped and awaits a replacement (see the class comment)
+  bool hole_ = false;      // heap_[0] was popped and awaits a replacement (see the class comment)
+  bool calendar_ = false;  // the entries (but the lane's) are in cal_, heap_ is empty
+  CalendarQueue cal_;
 };
 
 }  // namespace sim
