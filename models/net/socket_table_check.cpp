@@ -22,7 +22,7 @@ void NetNamespace::check_invariants() {
   // Expected per-port counts, rebuilt from the sockets themselves: one key per open socket,
   // sorted, so a count is the length of its key's run.
   std::vector<std::uint64_t> all;                  // (local ip, local port)
-  std::vector<std::uint32_t> bound(1U << 16, 0);   // per port, over every local IP
+  std::vector<std::uint16_t> bound;                // per port, over every local IP
   std::vector<std::pair<std::uint64_t, std::uint64_t>> own;  // (ip, remote, port)
   auto all_key = [](std::uint32_t ip, std::uint16_t port) {
     return (std::uint64_t{ip} << 16) | port;
@@ -32,10 +32,9 @@ void NetNamespace::check_invariants() {
         (std::uint64_t{ip} << 32) | remote.ip.value,
         (std::uint64_t{remote.port} << 16) | port};
   };
-  all.reserve(slots_.size());
+  all.reserve(slots_.size());  // (no 64 Ki per-port array: it would be zeroed at every check)
   own.reserve(slots_.size());
   std::uint64_t owned = 0;
-  std::size_t bound_distinct = 0;
   for (const Socket& s : slots_) {
     ++by_state[static_cast<int>(s.state)];
     if (s.state == SocketState::kClosed) {
@@ -43,7 +42,7 @@ void NetNamespace::check_invariants() {
     }
     all.push_back(all_key(s.local.ip.value, s.local.port));
     if (s.bind_owned) {
-      if (bound[s.local.port]++ == 0) ++bound_distinct;
+      bound.push_back(s.local.port);
     } else {
       own.push_back(own_key(s.local.ip.value, s.remote, s.local.port));
     }
@@ -55,6 +54,7 @@ void NetNamespace::check_invariants() {
   }
   std::sort(all.begin(), all.end());
   std::sort(own.begin(), own.end());
+  std::sort(bound.begin(), bound.end());
   auto count_of = [](const auto& sorted, const auto& key) {
     auto [lo, hi] = std::equal_range(sorted.begin(), sorted.end(), key);
     return static_cast<std::uint32_t>(hi - lo);
@@ -110,7 +110,7 @@ void NetNamespace::check_invariants() {
       }
       d->blocked.for_each([&](std::uint16_t port, std::uint32_t n) {
         std::uint32_t want =
-            (bound[port] > 0 ? 1 : 0) + count_of(own, own_key(ip, d->remote, port));
+            (count_of(bound, port) > 0 ? 1 : 0) + count_of(own, own_key(ip, d->remote, port));
         if (want != n) {
           bad("4-tuple space count is off toward " + d->remote.str());
         }
@@ -121,11 +121,12 @@ void NetNamespace::check_invariants() {
     bad("the destination registry holds spaces no local IP has");
   }
   bound_ports_.for_each([&](std::uint16_t port, std::uint32_t n) {
-    if (bound[port] != n) {
+    if (count_of(bound, port) != n) {
       bad("per-port bind count is off on port " + std::to_string(port));
     }
   });
-  if (bound_ports_.held_ports() != bound_distinct) {
+  if (bound_ports_.held_ports() !=
+      static_cast<std::size_t>(std::unique(bound.begin(), bound.end()) - bound.begin())) {
     bad("a bound port was left counted");
   }
   const std::uint64_t all_total = all.size();
