@@ -34,6 +34,10 @@ struct Cancelled : std::exception {
 // Its operator new/delete put every frame in the frame pool (sim/frame_pool.hpp).
 struct PromiseBase {
   ProcState* proc = nullptr;
+  // While this frame awaits a nested Task: that Task's promise and the handle owning its frame.
+  // A killed process's frames are destroyed innermost first along these links (kill()).
+  PromiseBase* callee = nullptr;
+  std::coroutine_handle<>* callee_frame = nullptr;
 
   static void* operator new(std::size_t n) { return frame_pool::allocate(n); }
   static void operator delete(void* p, std::size_t n) noexcept { frame_pool::deallocate(p, n); }
@@ -105,6 +109,14 @@ class ProcessHandle {
   ActorId id() const { return p_->id; }
   // Cancels a waiting process: its pending operation throws sim::Cancelled. No-op once done.
   void cancel();
+  // cancel() for a process whose owner has already taken back what its waits hold (a crashed
+  // Go process resets its run queue, cores and syscalls first). If it waits in an awaiter
+  // that parked with park_killable(), the wake-up that cancel() schedules destroys its frames
+  // innermost first instead of throwing sim::Cancelled through each of them (one unwind per
+  // nested Task): the same destructors run in the same order, no catch block runs. So code
+  // that may be killed releases what it holds in destructors (sim/on_unwind.hpp), never in a
+  // catch. Otherwise (running, or parked elsewhere) the same as cancel().
+  void kill();
 
   struct JoinAwaiter;
   JoinAwaiter join() const;
@@ -148,6 +160,14 @@ bool park(std::coroutine_handle<P> h, ProcState*& out) {
   out->park(h);
   return true;
 }
+// park() for an awaiter whose await_resume, in a killed process, would do nothing but throw
+// sim::Cancelled (what it holds its destructor releases): the kill may then destroy the frames.
+template <class P>
+bool park_killable(std::coroutine_handle<P> h, ProcState*& out) {
+  if (!park(h, out)) return false;
+  out->killable = true;
+  return true;
+}
 inline void throw_if_cancelled(const ProcState* p) {
   if (p->cancel_requested) throw Cancelled{};
 }
@@ -170,7 +190,7 @@ struct SleepAwaiter {
   bool await_ready() const noexcept { return false; }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) {
-    if (!park(h, p)) return false;
+    if (!park_killable(h, p)) return false;
     p->sim->wake_at(WakeToken{p, p->gen}, p->sim->after(d > 0 ? d : 0));
     return true;
   }
@@ -186,7 +206,7 @@ struct SleepUntilAwaiter {
   bool await_ready() const noexcept { return false; }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) {
-    if (!park(h, p)) return false;
+    if (!park_killable(h, p)) return false;
     Time now = p->sim->now();
     p->sim->wake_at(WakeToken{p, p->gen}, t > now ? t : now);
     return true;
@@ -292,28 +312,34 @@ class Task {
   Task(Task&& o) noexcept : h_(std::exchange(o.h_, {})) {}
   Task& operator=(Task&&) = delete;
   ~Task() {
-    if (h_) h_.destroy();
+    if (h_) h_.destroy();  // null if a kill destroyed the frame first
   }
 
   struct Awaiter {
     Handle child;
+    std::coroutine_handle<>* owner;  // the Task's handle (a kill nulls it as it frees the frame)
+    PromiseBase* caller_promise = nullptr;
     bool await_ready() const noexcept { return false; }
     template <class P>
     std::coroutine_handle<> await_suspend(std::coroutine_handle<P> caller) noexcept {
       child.promise().proc = process_of(caller);
       child.promise().continuation = caller;
+      caller_promise = &caller.promise();
+      caller_promise->callee = &child.promise();
+      caller_promise->callee_frame = owner;
       return child;
     }
     T await_resume() {
+      caller_promise->callee = nullptr;
       if (child.promise().error) std::rethrow_exception(child.promise().error);
       if constexpr (!std::is_void_v<T>) return std::move(*child.promise().value);
     }
   };
-  Awaiter operator co_await() && { return Awaiter{h_}; }
+  Awaiter operator co_await() && { return Awaiter{Handle::from_address(h_.address()), &h_}; }
 
  private:
   explicit Task(Handle h) : h_(h) {}
-  Handle h_;
+  std::coroutine_handle<> h_;  // type-erased so a kill can null it through PromiseBase
 };
 
 }  // namespace sim

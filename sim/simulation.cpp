@@ -283,7 +283,12 @@ bool Simulation::run_until(Time until) {
       bump_generation(p.gen, p.pending, process_target(p.index, 0));
       p.suspended = false;
       p.started = true;
-      p.waiting.resume();  // p's frame may be freed from here on (the slot stays until released)
+      if (p.kill_requested && p.killable) {
+        destroy_killed(p);
+      } else {
+        p.killable = false;
+        p.waiting.resume();  // p's frame may be freed from here on (the slot stays until released)
+      }
     }
     if (failure_) {
       std::exception_ptr f = std::exchange(failure_, nullptr);
@@ -304,6 +309,30 @@ void ProcessHandle::cancel() {
     return;
   }
   if (p_->suspended) p_->sim->wake(WakeToken{p_, p_->gen});
+}
+
+void ProcessHandle::kill() {
+  if (p_ == nullptr || p_->done || p_->table->sim == nullptr) return;
+  p_->kill_requested = true;
+  cancel();
+}
+
+namespace {
+// The nested Tasks under `pb`, innermost first: each frame's locals, then its parameters, as
+// the unwinding of a sim::Cancelled would destroy them, and each owning Task's handle nulled.
+void destroy_callees(PromiseBase& pb) {
+  PromiseBase* c = std::exchange(pb.callee, nullptr);
+  if (c == nullptr) return;
+  destroy_callees(*c);
+  std::exchange(*pb.callee_frame, {}).destroy();
+}
+}  // namespace
+
+void Simulation::destroy_killed(ProcState& p) {
+  auto root = std::coroutine_handle<Process::promise_type>::from_address(p.root.address());
+  destroy_callees(root.promise());
+  std::exchange(p.root, {}).destroy();
+  on_process_done(p);
 }
 
 void ProcessHandle::release() noexcept {
@@ -330,7 +359,7 @@ void Simulation::on_process_done(ProcState& p) {
   p.live.unlink();
   --live_count_;
   ++frames_freed_;
-  std::exchange(p.root, {}).destroy();
+  if (std::coroutine_handle<> root = std::exchange(p.root, {})) root.destroy();  // null: killed
   if (error) fail(error);  // a Cancelled end leaves no error (promise_type::unhandled_exception)
   maybe_free(p);
 }

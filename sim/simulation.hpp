@@ -63,6 +63,8 @@ struct ProcState {
   bool done = false;
   bool cancel_requested = false;
   bool suspended = false;
+  bool kill_requested = false;  // ProcessHandle::kill(): destroy rather than unwind, if killable
+  bool killable = false;        // parked by park_killable() (cleared at every resume)
   std::exception_ptr error;
   IntrusiveList<struct Waiter> joiners;
   ListNode live;  // in Simulation's list of frames not yet freed
@@ -236,6 +238,8 @@ class Simulation {
 
   // Called by the process machinery; not for models.
   void on_process_done(ProcState& p);
+  // A killed process's wake-up: its frames destroyed innermost first, then it is done.
+  void destroy_killed(ProcState& p);
   void release_ref(ProcState& p);
   void fail(std::exception_ptr e);
   bool shutting_down() const { return shutting_down_; }

@@ -3,6 +3,8 @@
 #include <exception>
 #include <stdexcept>
 
+#include "sim/on_unwind.hpp"
+
 namespace errgroup {
 
 namespace {
@@ -39,16 +41,21 @@ struct ReceiveAwaiter {
 // (x/sync L36-41, L79, L93-100).
 sim::Task<> member(std::shared_ptr<Group::State> s, sim::Task<Error> body) {
   Error err;
-  std::exception_ptr failure;
-  try {
+  {
+    // A cancelled goroutine (unwound, or its process killed) or a model bug still leaves the
+    // group: its error recorded, its token given back, done() — never waiting for a token.
+    sim::OnUnwind leave(*s->sim, [&s, &err] {
+      s->core.record(err);
+      std::shared_ptr<TokenChannel> sem = s->core.semaphore();
+      if (sem) sem->try_receive();
+      s->done();
+    });
     err = co_await std::move(body);
-  } catch (...) {
-    // A cancelled goroutine (its process was killed) or a model bug still leaves the group.
-    failure = std::current_exception();
+    leave.dismiss();
   }
   s->core.record(err);
   std::shared_ptr<TokenChannel> sem = s->core.semaphore();  // g.sem as it is now
-  if (sem && !sem->try_receive() && !failure) {
+  if (sem && !sem->try_receive()) {
     // A named awaiter, not a temporary: GCC 12 destroys an aggregate temporary of a co_await
     // twice (its shared_ptr was released twice and freed the group's semaphore under it; found by
     // ASan in "a goroutine started before SetLimit takes its token from the new semaphore").
@@ -56,9 +63,6 @@ sim::Task<> member(std::shared_ptr<Group::State> s, sim::Task<Error> body) {
     co_await receive;
   }
   s->done();
-  if (failure) {
-    std::rethrow_exception(failure);
-  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/on_unwind.hpp"
 #include "sim/trace_span.hpp"
 
 namespace goruntime {
@@ -464,13 +465,13 @@ sim::Task<> GoProcess::run_on_p(sim::Duration work, bool gc_assist) {
       holding = true;
     }
     sim::Duration slice = std::min(work, cfg_.preempt_quantum);
-    try {
+    {
+      // Killed or unwound on its core: the P goes back, unless the process died with it.
+      sim::OnUnwind give_back(sim_, [this, inc] {
+        if (inc == incarnation_ && alive_) release_p();
+      });
       co_await on_core(slice, inc, arrival, true);
-    } catch (...) {
-      if (inc == incarnation_ && alive_) {
-        release_p();
-      }
-      throw;
+      give_back.dismiss();
     }
     throw_if_gone(inc);
     work -= slice;
@@ -520,12 +521,13 @@ sim::Task<> GoProcess::syscall_impl(WriteTarget* target, std::int64_t bytes, sim
   if (prologue > 0) {
     // The Go code leading to the call runs on this P first: a handed-off P reaches its next
     // bind(2) only once its new M has had a core.
-    try {
+    {
+      sim::OnUnwind give_back(sim_, [this, inc] {
+        if (inc == incarnation_ && alive_) release_p();
+      });
       co_await on_core(prologue, inc, arrival, true);
       arrival = HostCpu::Arrival::kContinues;
-    } catch (...) {
-      if (inc == incarnation_ && alive_) release_p();
-      throw;
+      give_back.dismiss();
     }
     throw_if_gone(inc);
     cpu_busy_ns_ += prologue;
@@ -534,17 +536,17 @@ sim::Task<> GoProcess::syscall_impl(WriteTarget* target, std::int64_t bytes, sim
   sim::Time end = target != nullptr ? target->complete_write(now, bytes) : now + d;
   SyscallRecord rec;
   enter_syscall(rec);
-  try {
+  {
+    // Killed or unwound in the call: the M leaves it, unless the process died with it.
+    sim::OnUnwind leave(sim_, [this, inc, &rec] {
+      if (inc == incarnation_ && alive_) exit_syscall(rec);
+    });
     if (kernel_cpu) {
       co_await cpu_.run(d, arrival);  // the M goes on from its Go code into bind(2)
     } else {
       co_await sim::sleep_until(end);
     }
-  } catch (...) {
-    if (inc == incarnation_ && alive_) {
-      exit_syscall(rec);
-    }
-    throw;
+    leave.dismiss();
   }
   throw_if_gone(inc);
   const bool lost_p = exit_syscall(rec);
@@ -716,11 +718,12 @@ void GoProcess::crash(CrashReason reason) {
   last_crash_ = msg;
   alive_ = false;
   ++incarnation_;
-  // Every goroutine dies with the process.
+  // Every goroutine dies with the process. What their waits hold is reset below before any
+  // of them wakes, so their frames can be destroyed without unwinding (ProcessHandle::kill).
   all_g_.for_each([](Goroutine& g) {
     g.unlink();
     g.owner_ = nullptr;
-    g.self_.cancel();
+    g.self_.kill();
   });
   runq_.for_each([this](RunWaiter& w) {
     w.unlink();
@@ -728,7 +731,7 @@ void GoProcess::crash(CrashReason reason) {
   });
   in_syscall_.for_each([](SyscallRecord& r) { r.unlink(); });
   go_slices_.for_each([](GoSlice& s) { s.unlink(); });
-  for (sim::ProcessHandle& h : gc_procs_) h.cancel();  // the GC's threads died too
+  for (sim::ProcessHandle& h : gc_procs_) h.kill();  // the GC's threads died too
   gc_procs_.clear();
   cpu_.reset();  // every thread died with the process
   reset_process();

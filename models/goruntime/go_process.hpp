@@ -453,7 +453,9 @@ struct GoProcess::RunAwaiter {
   }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) {
-    if (!sim::park(h, p)) {
+    // Killable: a crash empties the run queue before it kills, and await_resume then throws
+    // at throw_if_gone before anything else.
+    if (!sim::park_killable(h, p)) {
       return false;
     }
     w.token = sim::WakeToken{p, p->gen};

@@ -191,7 +191,8 @@ struct HostCpu::RunAwaiter {
   bool await_ready() const noexcept { return work <= 0; }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) {
-    if (!sim::park(h, p)) return false;
+    // Killable: only a crash kills, and its reset() has dropped the job (withdraw is a no-op).
+    if (!sim::park_killable(h, p)) return false;
     job.token = sim::WakeToken{p, p->gen};
     cpu->start(job, work, arrival);
     return true;

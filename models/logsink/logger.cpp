@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/on_unwind.hpp"
+
 namespace logsink {
 
 LogPolicy parse_log_policy(std::string_view text) {
@@ -79,11 +81,11 @@ sim::Task<> Logger::error() {
     co_return;
   }
   co_await fd_lock_.acquire();
-  try {
+  {
+    // The writer died with its process (unwound or killed): the next process's writers go on.
+    sim::OnUnwind unlock(go_.simulation(), [this] { fd_lock_.release(); });
     co_await go_.syscall_write(sink_, cfg_.line_bytes);
-  } catch (...) {
-    fd_lock_.release();  // the writer died with its process: the next process's writers go on
-    throw;
+    unlock.dismiss();
   }
   fd_lock_.release();
 }

@@ -3,6 +3,7 @@
 #include <boost/crc.hpp>
 #include <stdexcept>
 
+#include "sim/on_unwind.hpp"
 #include "sim/trace_span.hpp"
 
 namespace skysim::memcached {
@@ -25,7 +26,7 @@ struct ReplyAwaiter {
   bool await_ready() const noexcept { return false; }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) {
-    if (!sim::park(h, p)) {
+    if (!sim::park_killable(h, p)) {  // the destructor forgets the waiter, as await_resume
       return false;
     }
     op->waiter = sim::WakeToken{p, p->gen};
@@ -135,14 +136,13 @@ sim::Task<McResult> Client::run(McOp op, std::string key, McItem item) {
     co_return got.error;
   }
   McResult r;
-  try {
-    r = co_await round_trip(got.conn, op, key, item);
-  } catch (const sim::Cancelled&) {
+  {
     // The goroutine was killed mid-request; its descriptor is closed for it.
-    if (got.conn.client_life == life_) {
-      close_conn(got.conn, net::CloseMode::kActive);
-    }
-    throw;
+    sim::OnUnwind close_it(sim_, [this, &got] {
+      if (got.conn.client_life == life_) close_conn(got.conn, net::CloseMode::kActive);
+    });
+    r = co_await round_trip(got.conn, op, key, item);
+    close_it.dismiss();
   }
   check_usable(&got.conn);
   if (r.hot_key) {
@@ -200,7 +200,13 @@ sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
   c.server = server;
   c.client_life = life_;
   ++open_conns_;
-  try {
+  {
+    sim::OnUnwind abort_it(sim_, [this, &c] {
+      if (c.client_life == life_ && ns_.is_open(c.socket)) {
+        ns_.close(c.socket, net::CloseMode::kAbort);
+        --open_conns_;
+      }
+    });
     if (charge_kernel) {
       co_await syscall_(kernel);
       check_usable(&c);
@@ -210,6 +216,7 @@ sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
       // initial RTO of 1 s (TCP_TIMEOUT_INIT), later than the 500 ms Timeout, so DialContext
       // gives up first and closes a socket still in SYN_SENT: no TIME_WAIT.
       co_await sim::sleep(config_.timeout);
+      abort_it.dismiss();
       check_usable(&c);
       ns_.close(c.socket, net::CloseMode::kAbort);
       --open_conns_;
@@ -219,12 +226,7 @@ sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
       co_return out;
     }
     co_await sim::sleep(config_.loopback_rtt);  // SYN, SYN-ACK; the ACK rides the request
-  } catch (const sim::Cancelled&) {
-    if (c.client_life == life_ && ns_.is_open(c.socket)) {
-      ns_.close(c.socket, net::CloseMode::kAbort);
-      --open_conns_;
-    }
-    throw;
+    abort_it.dismiss();
   }
   check_usable(&c);
   if (s.down()) {
