@@ -46,32 +46,6 @@ class OneShotJob {
 
 }  // namespace
 
-FanoutPolicy parse_fanout_policy(std::string_view s) {
-  if (s == "full") {
-    return FanoutPolicy::Full;
-  }
-  if (s == "lossy") {
-    return FanoutPolicy::Lossy;
-  }
-  if (s == "on_read") {
-    return FanoutPolicy::OnRead;
-  }
-  throw std::invalid_argument("fanout: unknown policy '" + std::string(s) +
-                              "' (expected full, lossy or on_read)");
-}
-
-std::string_view policy_name(FanoutPolicy p) {
-  switch (p) {
-    case FanoutPolicy::Full:
-      return "full";
-    case FanoutPolicy::Lossy:
-      return "lossy";
-    case FanoutPolicy::OnRead:
-      return "on_read";
-  }
-  return "?";
-}
-
 void FanoutConfig::validate() const {
   if (page_size == 0 || concurrency == 0) {
     throw std::invalid_argument("fanout: page_size and concurrency must be >= 1");
@@ -86,10 +60,11 @@ void FanoutConfig::validate() const {
   if (redis_rtt >= cache_refresh) {
     throw std::invalid_argument("fanout: redis_rtt must be shorter than cache_refresh");
   }
-  if (policy == FanoutPolicy::OnRead && on_read_threshold == 0) {
+  if (policy_uses_on_read_threshold(policy) && on_read_threshold == 0) {
     throw std::invalid_argument(
-        "fanout: policy on_read needs on_read_threshold >= 1 (followers above which an author "
-        "is merged at read time)");
+        "fanout: policy " + std::string(policy_name(policy)) +
+        " needs on_read_threshold >= 1 (followers above which an author is merged at read "
+        "time)");
   }
 }
 
@@ -212,13 +187,7 @@ class FanoutService::ReadJob final : public scylla::WriteSink, public OneShotJob
     report_.reader = reader;
     keys_.clear();
     keys_.push_back(reader);
-    if (svc_.cfg_.policy == FanoutPolicy::OnRead) {
-      for (social::UserId f : svc_.graph_.follows(reader)) {
-        if (svc_.is_on_read_author(f)) {
-          keys_.push_back(svc_.posts_partition(f));
-        }
-      }
-    }
+    svc_.policy_->read_keys(reader, keys_);
     // Keys served by the local hot-key cache never reach Scylla.
     std::size_t kept = 0;
     for (std::uint32_t key : keys_) {
@@ -300,6 +269,7 @@ FanoutService::FanoutService(sim::Simulation& sim, scylla::ScyllaCluster& cluste
       cluster_(cluster),
       graph_(graph),
       cfg_((cfg.validate(), cfg)),
+      policy_(make_policy(cfg_.policy, {graph, cfg_.on_read_threshold, graph.users()})),
       page_rng_(sim.stream("fanout/page_r")),
       store_(cfg_.redis_rtt),
       cache_(cfg_.reasonable_limit),
@@ -340,8 +310,8 @@ J& idle_job(std::vector<std::unique_ptr<J>>& pool, Owner& owner) {
 }
 
 void FanoutService::start() {
-  if (cfg_.policy != FanoutPolicy::Lossy) {
-    return;
+  if (!policy_->thins_pages()) {
+    return;  // only the lossy filter reads the high-follow cache
   }
   for (social::UserId u = 0; u < graph_.users(); ++u) {
     const std::uint32_t f = graph_.follow_count(u);
@@ -355,7 +325,7 @@ void FanoutService::start() {
 void FanoutService::stop() { refresher_.stop(); }
 
 bool FanoutService::is_on_read_author(std::uint32_t u) const {
-  return cfg_.policy == FanoutPolicy::OnRead && graph_.follower_count(u) >= cfg_.on_read_threshold;
+  return policy_->merged_at_read(u);
 }
 
 void FanoutService::post(std::uint32_t author, std::function<void(const PostReport&)> done) {
@@ -388,7 +358,7 @@ void FanoutService::install_hyperfollower_background(std::uint32_t min_follows,
 
 void FanoutService::filter_page(const social::UserId* page, std::size_t n, sim::Rng& page_r,
                                 std::vector<social::UserId>& out) const {
-  if (cfg_.policy == FanoutPolicy::Lossy) {
+  if (policy_->thins_pages()) {
     // One draw per page, just before writing it (domain.md §8.3).
     filter_->filter(page, n, page_r.uniform01(), out);
   } else {
