@@ -186,12 +186,12 @@ class FanoutService::ReadJob final : public scylla::WriteSink, public OneShotJob
     lane_.open(svc_.sim_, svc_.trace_name_, "read");
     report_.reader = reader;
     keys_.clear();
-    keys_.push_back(reader);
+    keys_.push_back({reader, svc_.cfg_.read_page_rows});
     svc_.policy_->read_keys(reader, keys_);
     // Keys served by the local hot-key cache never reach Scylla.
     std::size_t kept = 0;
-    for (std::uint32_t key : keys_) {
-      if (svc_.client_cache_ && svc_.client_cache_->lookup(key, started_)) {
+    for (const ReadKey& key : keys_) {
+      if (svc_.client_cache_ && svc_.client_cache_->lookup(key.partition, started_)) {
         ++report_.cache_hits;
       } else {
         keys_[kept++] = key;
@@ -200,12 +200,15 @@ class FanoutService::ReadJob final : public scylla::WriteSink, public OneShotJob
     keys_.resize(kept);
     pending_ = static_cast<std::uint32_t>(kept);
     report_.db_reads = pending_;
+    for (const ReadKey& key : keys_) {
+      report_.rows_read += key.rows;
+    }
     if (pending_ == 0) {
       complete();
       return;
     }
-    for (std::uint32_t key : keys_) {
-      svc_.cluster_.read(key, svc_.cfg_.read_page_rows, *this, key);
+    for (const ReadKey& key : keys_) {
+      svc_.cluster_.read(key.partition, key.rows, *this, key.partition);
     }
   }
 
@@ -234,11 +237,12 @@ class FanoutService::ReadJob final : public scylla::WriteSink, public OneShotJob
 
   FanoutService& svc_;
   sim::TraceLane lane_;
-  std::vector<std::uint32_t> keys_;
+  std::vector<ReadKey> keys_;
   std::uint32_t pending_ = 0;
 };
 
-// An on-read author's post: one write of its recent-post list, which readers merge (§8.5).
+// A merged author's post: the writes the policy names (on_read: its recent-post list; per_shard:
+// one copy per shard holding a follower), which readers merge (§8.5); done at the last reply.
 class FanoutService::ListWrite final : public scylla::WriteSink,
                                        public OneShotJob<PostReport> {
  public:
@@ -249,11 +253,19 @@ class FanoutService::ListWrite final : public scylla::WriteSink,
     report_.author = author;
     report_.followers = svc_.graph_.follower_count(author);
     report_.on_read = true;
-    svc_.cluster_.write(svc_.posts_partition(author), *this, author);
+    keys_.clear();
+    svc_.policy_->merged_write_keys(author, keys_);
+    pending_ = keys_.size();
+    for (std::uint32_t key : keys_) {
+      svc_.cluster_.write(key, *this, author);
+    }
   }
 
   void on_done(sim::Simulation& sim, std::uint64_t, sim::Duration) override {
     ++svc_.list_writes_;
+    if (--pending_ > 0) {
+      return;
+    }
     report_.duration = sim.now() - started_;
     svc_.post_duration_.record(report_.duration);
     finish();
@@ -261,6 +273,8 @@ class FanoutService::ListWrite final : public scylla::WriteSink,
 
  private:
   FanoutService& svc_;
+  std::vector<std::uint32_t> keys_;
+  std::size_t pending_ = 0;
 };
 
 FanoutService::FanoutService(sim::Simulation& sim, scylla::ScyllaCluster& cluster,
@@ -269,7 +283,8 @@ FanoutService::FanoutService(sim::Simulation& sim, scylla::ScyllaCluster& cluste
       cluster_(cluster),
       graph_(graph),
       cfg_((cfg.validate(), cfg)),
-      policy_(make_policy(cfg_.policy, {graph, cfg_.on_read_threshold, graph.users()})),
+      policy_(make_policy(cfg_.policy, {graph, cfg_.on_read_threshold, graph.users(),
+                                        cfg_.read_page_rows, &cluster})),
       page_rng_(sim.stream("fanout/page_r")),
       store_(cfg_.redis_rtt),
       cache_(cfg_.reasonable_limit),

@@ -69,6 +69,7 @@ struct ReadReport {
   std::uint32_t reader = 0;
   sim::Duration latency = 0;
   std::uint32_t db_reads = 0;      // partitions read from Scylla
+  std::uint32_t rows_read = 0;     // rows those reads scanned (per_shard: filtered at read)
   std::uint32_t cache_hits = 0;    // celebrity lists served by the hot-key client cache
 };
 

@@ -10,7 +10,7 @@ class Full final : public Policy {
   FanoutPolicy id() const override { return FanoutPolicy::Full; }
   bool merged_at_read(std::uint32_t) const override { return false; }
   bool thins_pages() const override { return false; }
-  void read_keys(std::uint32_t, std::vector<std::uint32_t>&) const override {}
+  void read_keys(std::uint32_t, std::vector<ReadKey>&) const override {}
 };
 
 }  // namespace

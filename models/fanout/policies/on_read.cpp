@@ -2,10 +2,10 @@
 
 namespace fanout {
 
-void OnRead::read_keys(std::uint32_t reader, std::vector<std::uint32_t>& keys) const {
+void OnRead::read_keys(std::uint32_t reader, std::vector<ReadKey>& keys) const {
   for (social::UserId f : graph_.follows(reader)) {
     if (merged_at_read(f)) {
-      keys.push_back(lists_base_ + f);
+      keys.push_back({lists_base_ + f, page_rows_});
     }
   }
 }

@@ -11,18 +11,21 @@ namespace fanout {
 class OnRead : public Policy {
  public:
   explicit OnRead(const PolicyContext& ctx)
-      : graph_(ctx.graph), threshold_(ctx.on_read_threshold), lists_base_(ctx.lists_base) {}
+      : Policy(ctx.lists_base),
+        graph_(ctx.graph),
+        threshold_(ctx.on_read_threshold),
+        page_rows_(ctx.read_page_rows) {}
   FanoutPolicy id() const override { return FanoutPolicy::OnRead; }
   bool merged_at_read(std::uint32_t author) const override {
     return graph_.follower_count(author) >= threshold_;
   }
   bool thins_pages() const override { return false; }
-  void read_keys(std::uint32_t reader, std::vector<std::uint32_t>& keys) const override;
+  void read_keys(std::uint32_t reader, std::vector<ReadKey>& keys) const override;
 
- private:
+ protected:
   const social::FollowGraph& graph_;
   std::uint32_t threshold_;
-  std::uint32_t lists_base_;
+  std::uint32_t page_rows_;
 };
 
 }  // namespace fanout

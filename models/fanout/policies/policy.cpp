@@ -13,7 +13,8 @@ struct Named {
 constexpr Named kPolicies[] = {{FanoutPolicy::Full, "full"},
                                {FanoutPolicy::Lossy, "lossy"},
                                {FanoutPolicy::OnRead, "on_read"},
-                               {FanoutPolicy::LossyOnRead, "lossy_on_read"}};
+                               {FanoutPolicy::LossyOnRead, "lossy_on_read"},
+                               {FanoutPolicy::PerShard, "per_shard"}};
 }  // namespace
 
 FanoutPolicy parse_fanout_policy(std::string_view s) {
@@ -23,7 +24,7 @@ FanoutPolicy parse_fanout_policy(std::string_view s) {
     }
   }
   throw std::invalid_argument("fanout: unknown policy '" + std::string(s) +
-                              "' (expected full, lossy, on_read or lossy_on_read)");
+                              "' (expected full, lossy, on_read, lossy_on_read or per_shard)");
 }
 
 std::string_view policy_name(FanoutPolicy p) {
@@ -36,7 +37,12 @@ std::string_view policy_name(FanoutPolicy p) {
 }
 
 bool policy_uses_on_read_threshold(FanoutPolicy p) {
-  return p == FanoutPolicy::OnRead || p == FanoutPolicy::LossyOnRead;
+  return p == FanoutPolicy::OnRead || p == FanoutPolicy::LossyOnRead ||
+         p == FanoutPolicy::PerShard;
+}
+
+void Policy::merged_write_keys(std::uint32_t author, std::vector<std::uint32_t>& keys) const {
+  keys.push_back(lists_base_ + author);
 }
 
 std::unique_ptr<Policy> make_policy(FanoutPolicy p, const PolicyContext& ctx) {
@@ -49,6 +55,8 @@ std::unique_ptr<Policy> make_policy(FanoutPolicy p, const PolicyContext& ctx) {
       return make_on_read_policy(ctx);
     case FanoutPolicy::LossyOnRead:
       return make_lossy_on_read_policy(ctx);
+    case FanoutPolicy::PerShard:
+      return make_per_shard_policy(ctx);
   }
   throw std::invalid_argument("fanout: policy id out of range");
 }
