@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """One table of the fan-out policy comparison (scripts/compare-fanout.sh): a row per
 policy/load variant, latencies and costs side by side, each mean [95 % CI] over the seeds, from
-`skysim compare`'s compare.csv. Usage: fanout_policy_table.py compare.csv "caption"."""
+`skysim compare`'s compare.csv files (several: their rows in order). Usage:
+fanout_policy_table.py compare.csv [more.csv ...] "caption"."""
 import csv
 import sys
 
@@ -16,6 +17,7 @@ COLUMNS = [
     ("write P99 ms", "fanout.write_p99_ns" + HOST, 1e6, 2),
     ("timeline writes", "fanout.timeline_writes" + HOST, 1, 0),
     ("reads/load", "fanout.db_reads_per_read" + HOST, 1, 3),
+    ("rows/load", "fanout.rows_read_per_read" + HOST, 1, 1),
     ("storage rows", "fanout.storage_rows" + HOST, 1, 0),
     ("delivered hyper", "fanout.delivered_fraction_hyper" + HOST, 1, 4),
     ("delivered ordinary", "fanout.delivered_fraction_ordinary" + HOST, 1, 4),
@@ -28,18 +30,20 @@ def fmt(x, digits):
 
 
 def main():
-    path, caption = sys.argv[1], sys.argv[2]
+    paths = [a for a in sys.argv[1:] if a.endswith(".csv")]
+    caption = " ".join(a for a in sys.argv[1:] if not a.endswith(".csv"))
     rows = {}
     order = []
     n = {}
-    with open(path, newline="") as f:
-        for r in csv.DictReader(f):
-            label = r["label"]
-            if label not in rows:
-                rows[label] = {}
-                order.append(label)
-            rows[label][r["metric"]] = r
-            n[label] = r["n"]
+    for path in paths:
+        with open(path, newline="") as f:
+            for r in csv.DictReader(f):
+                label = r["label"]
+                if label not in rows:
+                    rows[label] = {}
+                    order.append(label)
+                rows[label][r["metric"]] = r
+                n[label] = r["n"]
     print(f"Fan-out policies: mean [95 % CI] over seeds ({caption}).\n")
     print("| policy/load | n | " + " | ".join(c[0] for c in COLUMNS) + " |")
     print("|---|---|" + "---|" * len(COLUMNS))
