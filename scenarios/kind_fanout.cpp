@@ -358,7 +358,7 @@ void register_fanout(Registry& r) {
   r.add(ServiceKind{
       .name = "fanout",
       .doc = "Bluesky timeline fan-out onto sharded Scylla: full / lossy / on-read / lossy + "
-             "on-read, token ring "
+             "on-read / per-shard, token ring "
              "or shuffle sharding, hot-key caching (domain.md §7-§9)",
       .params = fanout_params(),
       .endpoints = {"post", "read"},
