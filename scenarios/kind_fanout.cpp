@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "models/fanout/background_posts.hpp"
 #include "models/fanout/fanout_service.hpp"
 #include "models/fanout/follow_growth.hpp"
 #include "models/scylla/cluster.hpp"
@@ -79,15 +80,16 @@ std::vector<sim::ParamSpec> fanout_params() {
             0, 1),
       // Fan-out (docs/fanout.md)
       param("policy", ParamType::Enum, "", "full",
-            "full fan-out, lossy timelines (§8.3) or fan-out-on-read for authors above "
-            "on_read_threshold (§8.5)",
-            std::nullopt, std::nullopt, {"full", "lossy", "on_read"}),
+            "full fan-out, lossy timelines (§8.3), fan-out-on-read for authors above "
+            "on_read_threshold (§8.5), lossy_on_read (both), or per_shard: those authors "
+            "written once per shard, filtered at read (models/fanout/policies/)",
+            std::nullopt, std::nullopt, {"full", "lossy", "on_read", "lossy_on_read", "per_shard"}),
       param("reasonable_limit", ParamType::Count, "follows", "2000", "lossy limit (§8.3)", 1,
             1e9),
       param("page_size", ParamType::Count, "followers", "10k", "§8.2", 1, 1e8),
       param("concurrency", ParamType::Count, "writes", "1000", "§8.2", 1, 1e7),
       param("on_read_threshold", ParamType::Count, "followers", "1M",
-            "policy on_read: authors with at least this many followers are merged at read "
+            "policies on_read, lossy_on_read, per_shard: authors with at least this many followers are merged at read "
             "time (assumption: Twitter's threshold is unpublished, §8.5)", 1, 4e9),
       param("hot_window", ParamType::Duration, "", "10s",
             "window over which shard utilisation is measured; >= 0.8 busy is hot (docs)",
@@ -286,6 +288,7 @@ class FanoutInstance final : public Instance {
       }
       return worst;
     });
+    add_policy_costs(w, labels);
     hot_window_ = v.duration("hot_window");
     hot_.owner = this;
     hot_.ever.assign(sc.total_shards(), 0);
@@ -327,6 +330,7 @@ class FanoutInstance final : public Instance {
     service_->read_timeline(reader, [this, req](const fanout::ReadReport& rr) {
       read_latency_->record(rr.latency);
       db_reads_ += rr.db_reads;
+      rows_read_ += rr.rows_read;
       ++reads_;
       req->complete({true, ""});
     });
@@ -361,6 +365,40 @@ class FanoutInstance final : public Instance {
   }
 
  private:
+  // What a policy costs beside its latencies (docs/fanout.md, "Policies"): rows stored by the
+  // simulated fan-outs, and the delivered fraction per user class -- the hyper-following
+  // accounts (follows > reasonable_limit, the only ones a lossy filter thins) and everyone
+  // else -- over the celebrity's fan-outs and the hyper-followers' background posts together.
+  // Posts merged at read time are neither offered nor lost.
+  void add_policy_costs(World& w, const sim::Labels& labels) {
+    w.metrics().counter_fn("fanout.storage_rows", labels, [this] {
+      const fanout::BackgroundPosts* bg = service_->background();
+      return static_cast<double>(service_->timeline_writes() + service_->list_writes() +
+                                 (bg ? bg->delivered() : 0));
+    });
+    w.metrics().gauge_fn("fanout.rows_read_per_read", labels, [this] {
+      return reads_ ? static_cast<double>(rows_read_) / static_cast<double>(reads_) : 0.0;
+    });
+    w.metrics().gauge_fn("fanout.delivered_fraction_hyper", labels,
+                         [this] { return class_delivered(true); });
+    w.metrics().gauge_fn("fanout.delivered_fraction_ordinary", labels,
+                         [this] { return class_delivered(false); });
+  }
+  double class_delivered(bool hyper) const {
+    const fanout::BackgroundPosts* bg = service_->background();
+    std::uint64_t offered = 0;
+    std::uint64_t delivered = 0;
+    for (social::UserId u : above_limit_) {
+      offered += service_->offered(u) + (bg ? bg->offered(u) : 0);
+      delivered += service_->delivered(u) + (bg ? bg->delivered(u) : 0);
+    }
+    if (!hyper) {  // everyone else: the totals less the hyper class
+      offered = service_->writes_offered() + (bg ? bg->offered() : 0) - offered;
+      delivered = service_->timeline_writes() + (bg ? bg->delivered() : 0) - delivered;
+    }
+    return offered ? static_cast<double>(delivered) / static_cast<double>(offered) : 1.0;
+  }
+
   // Every hot_window: how many shards were >= hot_utilisation busy over it. A scheduled event,
   // not a metrics callback, so sampling never changes when the lazy background is generated.
   struct HotWindows final : sim::Handler {
@@ -399,6 +437,7 @@ class FanoutInstance final : public Instance {
   sim::Histogram* post_duration_ = nullptr;
   sim::Histogram* read_latency_ = nullptr;
   std::uint64_t db_reads_ = 0;  // Scylla partitions read by timeline reads
+  std::uint64_t rows_read_ = 0;  // rows those reads scanned
   std::uint64_t reads_ = 0;
   std::vector<social::UserId> above_limit_;
   sim::Duration hot_window_ = 0;
@@ -410,7 +449,8 @@ class FanoutInstance final : public Instance {
 void register_fanout(Registry& r) {
   r.add(ServiceKind{
       .name = "fanout",
-      .doc = "Bluesky timeline fan-out onto sharded Scylla: full / lossy / on-read, token ring "
+      .doc = "Bluesky timeline fan-out onto sharded Scylla: full / lossy / on-read / lossy + "
+             "on-read / per-shard, token ring "
              "or shuffle sharding, hot-key caching (domain.md §7-§9)",
       .params = fanout_params(),
       .endpoints = {"post", "read"},

@@ -30,7 +30,7 @@ BackgroundPosts::BackgroundPosts(FanoutService& svc, std::uint32_t min_follows,
       followed[a] = 1;
     }
     const double keep =
-        svc.cfg_.policy == FanoutPolicy::Lossy ? svc.filter_->keep_probability(u) : 1.0;
+        svc.policy_->thins_pages() ? svc.filter_->keep_probability(u) : 1.0;
     svc.cluster_.add_fed_partition(u, f * posts_per_followed_s * keep);
   }
   // Once per run: where each hyper-follower sits in each followed author's follower list.

@@ -46,32 +46,6 @@ class OneShotJob {
 
 }  // namespace
 
-FanoutPolicy parse_fanout_policy(std::string_view s) {
-  if (s == "full") {
-    return FanoutPolicy::Full;
-  }
-  if (s == "lossy") {
-    return FanoutPolicy::Lossy;
-  }
-  if (s == "on_read") {
-    return FanoutPolicy::OnRead;
-  }
-  throw std::invalid_argument("fanout: unknown policy '" + std::string(s) +
-                              "' (expected full, lossy or on_read)");
-}
-
-std::string_view policy_name(FanoutPolicy p) {
-  switch (p) {
-    case FanoutPolicy::Full:
-      return "full";
-    case FanoutPolicy::Lossy:
-      return "lossy";
-    case FanoutPolicy::OnRead:
-      return "on_read";
-  }
-  return "?";
-}
-
 void FanoutConfig::validate() const {
   if (page_size == 0 || concurrency == 0) {
     throw std::invalid_argument("fanout: page_size and concurrency must be >= 1");
@@ -86,10 +60,11 @@ void FanoutConfig::validate() const {
   if (redis_rtt >= cache_refresh) {
     throw std::invalid_argument("fanout: redis_rtt must be shorter than cache_refresh");
   }
-  if (policy == FanoutPolicy::OnRead && on_read_threshold == 0) {
+  if (policy_uses_on_read_threshold(policy) && on_read_threshold == 0) {
     throw std::invalid_argument(
-        "fanout: policy on_read needs on_read_threshold >= 1 (followers above which an author "
-        "is merged at read time)");
+        "fanout: policy " + std::string(policy_name(policy)) +
+        " needs on_read_threshold >= 1 (followers above which an author is merged at read "
+        "time)");
   }
 }
 
@@ -211,18 +186,12 @@ class FanoutService::ReadJob final : public scylla::WriteSink, public OneShotJob
     lane_.open(svc_.sim_, svc_.trace_name_, "read");
     report_.reader = reader;
     keys_.clear();
-    keys_.push_back(reader);
-    if (svc_.cfg_.policy == FanoutPolicy::OnRead) {
-      for (social::UserId f : svc_.graph_.follows(reader)) {
-        if (svc_.is_on_read_author(f)) {
-          keys_.push_back(svc_.posts_partition(f));
-        }
-      }
-    }
+    keys_.push_back({reader, svc_.cfg_.read_page_rows});
+    svc_.policy_->read_keys(reader, keys_);
     // Keys served by the local hot-key cache never reach Scylla.
     std::size_t kept = 0;
-    for (std::uint32_t key : keys_) {
-      if (svc_.client_cache_ && svc_.client_cache_->lookup(key, started_)) {
+    for (const ReadKey& key : keys_) {
+      if (svc_.client_cache_ && svc_.client_cache_->lookup(key.partition, started_)) {
         ++report_.cache_hits;
       } else {
         keys_[kept++] = key;
@@ -231,12 +200,15 @@ class FanoutService::ReadJob final : public scylla::WriteSink, public OneShotJob
     keys_.resize(kept);
     pending_ = static_cast<std::uint32_t>(kept);
     report_.db_reads = pending_;
+    for (const ReadKey& key : keys_) {
+      report_.rows_read += key.rows;
+    }
     if (pending_ == 0) {
       complete();
       return;
     }
-    for (std::uint32_t key : keys_) {
-      svc_.cluster_.read(key, svc_.cfg_.read_page_rows, *this, key);
+    for (const ReadKey& key : keys_) {
+      svc_.cluster_.read(key.partition, key.rows, *this, key.partition);
     }
   }
 
@@ -265,11 +237,12 @@ class FanoutService::ReadJob final : public scylla::WriteSink, public OneShotJob
 
   FanoutService& svc_;
   sim::TraceLane lane_;
-  std::vector<std::uint32_t> keys_;
+  std::vector<ReadKey> keys_;
   std::uint32_t pending_ = 0;
 };
 
-// An on-read author's post: one write of its recent-post list, which readers merge (§8.5).
+// A merged author's post: the writes the policy names (on_read: its recent-post list; per_shard:
+// one copy per shard holding a follower), which readers merge (§8.5); done at the last reply.
 class FanoutService::ListWrite final : public scylla::WriteSink,
                                        public OneShotJob<PostReport> {
  public:
@@ -280,11 +253,19 @@ class FanoutService::ListWrite final : public scylla::WriteSink,
     report_.author = author;
     report_.followers = svc_.graph_.follower_count(author);
     report_.on_read = true;
-    svc_.cluster_.write(svc_.posts_partition(author), *this, author);
+    keys_.clear();
+    svc_.policy_->merged_write_keys(author, keys_);
+    pending_ = keys_.size();
+    for (std::uint32_t key : keys_) {
+      svc_.cluster_.write(key, *this, author);
+    }
   }
 
   void on_done(sim::Simulation& sim, std::uint64_t, sim::Duration) override {
     ++svc_.list_writes_;
+    if (--pending_ > 0) {
+      return;
+    }
     report_.duration = sim.now() - started_;
     svc_.post_duration_.record(report_.duration);
     finish();
@@ -292,6 +273,8 @@ class FanoutService::ListWrite final : public scylla::WriteSink,
 
  private:
   FanoutService& svc_;
+  std::vector<std::uint32_t> keys_;
+  std::size_t pending_ = 0;
 };
 
 FanoutService::FanoutService(sim::Simulation& sim, scylla::ScyllaCluster& cluster,
@@ -300,6 +283,8 @@ FanoutService::FanoutService(sim::Simulation& sim, scylla::ScyllaCluster& cluste
       cluster_(cluster),
       graph_(graph),
       cfg_((cfg.validate(), cfg)),
+      policy_(make_policy(cfg_.policy, {graph, cfg_.on_read_threshold, graph.users(),
+                                        cfg_.read_page_rows, &cluster})),
       page_rng_(sim.stream("fanout/page_r")),
       store_(cfg_.redis_rtt),
       cache_(cfg_.reasonable_limit),
@@ -341,8 +326,8 @@ J& idle_job(std::vector<std::unique_ptr<J>>& pool, Owner& owner) {
 }
 
 void FanoutService::start() {
-  if (cfg_.policy != FanoutPolicy::Lossy) {
-    return;
+  if (!policy_->thins_pages()) {
+    return;  // only the lossy filter reads the high-follow cache
   }
   for (social::UserId u = 0; u < graph_.users(); ++u) {
     const std::uint32_t f = graph_.follow_count(u);
@@ -356,7 +341,7 @@ void FanoutService::start() {
 void FanoutService::stop() { refresher_.stop(); }
 
 bool FanoutService::is_on_read_author(std::uint32_t u) const {
-  return cfg_.policy == FanoutPolicy::OnRead && graph_.follower_count(u) >= cfg_.on_read_threshold;
+  return policy_->merged_at_read(u);
 }
 
 void FanoutService::post(std::uint32_t author, std::function<void(const PostReport&)> done) {
@@ -389,7 +374,7 @@ void FanoutService::install_hyperfollower_background(std::uint32_t min_follows,
 
 void FanoutService::filter_page(const social::UserId* page, std::size_t n, sim::Rng& page_r,
                                 std::vector<social::UserId>& out) const {
-  if (cfg_.policy == FanoutPolicy::Lossy) {
+  if (policy_->thins_pages()) {
     // One draw per page, just before writing it (domain.md §8.3).
     const std::size_t before = out.size();
     filter_->filter(page, n, page_r.uniform01(), out);

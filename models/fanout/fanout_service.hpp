@@ -1,13 +1,16 @@
 #pragma once
 // Bluesky's Following-feed fan-out (domain.md §8.1-§8.3): a post by an author walks the
 // author's followers page by page (10,000 per page); each page is written with 1,000 writes in
-// flight, and the next page is fetched only after the slowest write of the current one. Policies:
-//   full       - every follower's timeline is written;
-//   lossy      - one r in [0,1) per page, a follower is skipped iff its loss_factor < r (§8.3);
-//   on_read    - authors with >= on_read_threshold followers are not fanned out at all; readers
-//                merge those authors' recent posts at read time (§8.5), which the read path pays.
-// The timeline read path fetches a page of the reader's own timeline plus, under on_read, the
-// recent-post list of every followed celebrity, optionally through a hot-key client cache (§9).
+// flight, and the next page is fetched only after the slowest write of the current one. What a
+// post write and a timeline read do is the policy's (models/fanout/policies/, one file each):
+//   full          - every follower's timeline is written;
+//   lossy         - one r in [0,1) per page, a follower is skipped iff its loss_factor < r (§8.3);
+//   on_read       - authors with >= on_read_threshold followers are not fanned out at all;
+//                   readers merge those authors' recent posts at read time (§8.5);
+//   lossy_on_read - both: on_read for those authors, lossy pages for every other post.
+// The timeline read path fetches a page of the reader's own timeline plus the partitions the
+// policy adds (on_read: each followed celebrity's list), optionally through a hot-key client
+// cache (§9).
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -21,6 +24,7 @@
 #include "components/lossy/page_filter.hpp"
 #include "models/fanout/follow_count_store.hpp"
 #include "models/fanout/keep_bound.hpp"
+#include "models/fanout/policies/policy.hpp"
 #include "models/scylla/cluster.hpp"
 #include "models/social/follow_graph.hpp"
 #include "sim/histogram.hpp"
@@ -29,10 +33,6 @@
 namespace fanout {
 
 class BackgroundPosts;
-
-enum class FanoutPolicy { Full, Lossy, OnRead };
-FanoutPolicy parse_fanout_policy(std::string_view s);  // "full", "lossy", "on_read"
-std::string_view policy_name(FanoutPolicy p);
 
 struct FanoutConfig {
   std::uint32_t page_size = 10'000;   // domain.md §8.2
@@ -43,8 +43,8 @@ struct FanoutConfig {
   sim::Duration redis_rtt = sim::kMillisecond;        // assumption
   // Fetching one page of follower ids from the graph store: assumption 1 ms.
   sim::Duration page_fetch = sim::kMillisecond;
-  // Hybrid fan-out-on-read (§8.5), policy OnRead only: authors with at least this many
-  // followers are not fanned out. Must be >= 1 under OnRead; ignored by the other policies.
+  // Hybrid fan-out-on-read (§8.5), policies on_read and lossy_on_read: authors with at least
+  // this many followers are not fanned out. Must be >= 1 there; ignored by the other policies.
   std::uint32_t on_read_threshold = 0;
   // Read path: rows per timeline page (assumption: 50, a typical API page).
   std::uint32_t read_page_rows = 50;
@@ -70,6 +70,7 @@ struct ReadReport {
   std::uint32_t reader = 0;
   sim::Duration latency = 0;
   std::uint32_t db_reads = 0;      // partitions read from Scylla
+  std::uint32_t rows_read = 0;     // rows those reads scanned (per_shard: filtered at read)
   std::uint32_t cache_hits = 0;    // celebrity lists served by the hot-key client cache
 };
 
@@ -137,6 +138,7 @@ class FanoutService {
   const lossy::HighFollowCache& follow_cache() const { return cache_; }
   bool is_on_read_author(std::uint32_t u) const;
   const FanoutConfig& config() const { return cfg_; }
+  const Policy& policy() const { return *policy_; }
   // The process track of this service in a trace (sim/trace.hpp), e.g. its host path.
   void set_trace_name(std::string name) { trace_name_ = std::move(name); }
 
@@ -154,6 +156,7 @@ class FanoutService {
   scylla::ScyllaCluster& cluster_;
   const social::FollowGraph& graph_;
   FanoutConfig cfg_;
+  std::unique_ptr<Policy> policy_;
   sim::Rng& page_rng_;  // the per-page r of the lossy filter
   FollowCountStore store_;
   lossy::HighFollowCache cache_;

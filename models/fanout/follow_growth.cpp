@@ -88,7 +88,7 @@ std::uint64_t FollowGrowth::true_follows(social::UserId u) const {
 }
 
 void FollowGrowth::start() {
-  const bool lossy_policy = svc_.config().policy == FanoutPolicy::Lossy;
+  const bool lossy_policy = svc_.policy().thins_pages();  // lossy and lossy_on_read
   for (std::size_t i = 0; i < stats_.size() && cfg_.posts_per_followed_s > 0; ++i) {
     if (from_background_[i] == 0) {
       // Its timeline starts as a long history of its follows' posts through the filter left it.
@@ -199,7 +199,7 @@ void FollowGrowth::grower_post() {
     ++i;
   }
   GrowerStats& s = stats_[i];
-  const bool lossy_policy = svc_.config().policy == FanoutPolicy::Lossy;
+  const bool lossy_policy = svc_.policy().thins_pages();  // lossy and lossy_on_read
   ++s.offered;
   s.expected_cached += lossy_policy ? inner_.keep_probability(s.user) : 1.0;
   s.expected_true +=

@@ -224,10 +224,12 @@ TEST_CASE("fan-out-on-read: the read path pays, in partitions read and in latenc
 }
 
 TEST_CASE("policy names round-trip; on_read without a threshold is rejected") {
-  for (auto p : {FanoutPolicy::Full, FanoutPolicy::Lossy, FanoutPolicy::OnRead}) {
+  for (auto p : {FanoutPolicy::Full, FanoutPolicy::Lossy, FanoutPolicy::OnRead,
+                 FanoutPolicy::LossyOnRead, FanoutPolicy::PerShard}) {
     CHECK(parse_fanout_policy(policy_name(p)) == p);
   }
-  CHECK_THROWS_WITH(parse_fanout_policy("onread"), Catch::Contains("full, lossy or on_read"));
+  CHECK_THROWS_WITH(parse_fanout_policy("onread"),
+                    Catch::Contains("full, lossy, on_read, lossy_on_read or per_shard"));
   FanoutConfig cfg;
   cfg.policy = FanoutPolicy::OnRead;
   CHECK_THROWS_WITH(cfg.validate(), Catch::Contains("on_read_threshold"));
