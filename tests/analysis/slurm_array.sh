@@ -131,11 +131,14 @@ echo "compare: 3 array tasks merged byte-identical to the local --jobs 2 run ($(
 # 2. A fuzz campaign: the merged table is one line per run (base, seed, fingerprint, unseed,
 # invariants) from every run's summary.json, and the FAIL lines of every shard, sorted.
 fuzz_table() {
-  find "$1" -path '*/seed-*/out/summary.json' | sort | while read -r f; do
-    rel=${f#"$1"/}
-    jq -r --arg run "${rel%/out/summary.json}" \
-      '[$run, .fingerprint, .unseed, (.invariants_hold|tostring), (.events|tostring)] | join(" ")' "$f"
-  done
+  # Each run's own summary; not the probes' same-seed baselines (seed-N/baseline/), which a
+  # campaign makes only when it has enough runs to judge its probes (a shard may not).
+  find "$1" -regextype posix-extended -regex '.*/seed-[0-9]+/out/summary.json' | sort |
+    while read -r f; do
+      rel=${f#"$1"/}
+      jq -r --arg run "${rel%/out/summary.json}" \
+        '[$run, .fingerprint, .unseed, (.invariants_hold|tostring), (.events|tostring)] | join(" ")' "$f"
+    done
 }
 fuzz_case() {
   local bin=$1 label=$2
