@@ -12,6 +12,7 @@
 #include "app/output_dir.hpp"
 #include "app/run_openmetrics.hpp"
 #include "app/run_trace.hpp"
+#include "analysis/sweep.hpp"
 #include "app/run_until.hpp"
 #include "scenarios/loader.hpp"
 #include "scenarios/runner.hpp"
@@ -32,6 +33,16 @@ struct RunArgs {
   bool quiet = false;
   std::uint64_t max_events = 0;  // 0 = no event budget
 };
+
+// The command line that repeats this run: the file, the seed the run used and every --set in
+// the order given (a counterfactual without its overrides is another run), plus the event
+// budget when one stopped it.
+std::string reproducer(const RunArgs& a, std::uint64_t seed) {
+  std::string line = "skysim run " + analysis::shell_word(a.file) + " --seed " + std::to_string(seed);
+  for (const auto& s : a.sets) line += " --set " + analysis::shell_word(s);
+  if (a.max_events > 0) line += " --max-events " + std::to_string(a.max_events);
+  return line;
+}
 
 // "simulated date, % done, events/s, ETA" redrawn in place on a terminal.
 class ProgressLine {
@@ -116,14 +127,14 @@ void run_scenario(const RunArgs& a) {
     throw ExitCode(130);
   }
   if (a.max_events > 0 && r.stopped_early.rfind("event budget", 0) == 0) {
-    std::fprintf(stderr, "skysim: %s at %s; reproduce with: skysim run %s --seed %llu\n",
-                 r.stopped_early.c_str(), sim::format_iso8601(scenario.epoch_unix_ns + r.end).c_str(),
-                 a.file.c_str(), static_cast<unsigned long long>(scenario.seed));
+    std::fprintf(stderr, "skysim: %s at %s; reproduce with: %s\n", r.stopped_early.c_str(),
+                 sim::format_iso8601(scenario.epoch_unix_ns + r.end).c_str(),
+                 reproducer(a, scenario.seed).c_str());
     throw ExitCode(4);
   }
   if (!r.invariants_hold()) {
-    std::fprintf(stderr, "skysim: invariant failed; reproduce with: skysim run %s --seed %llu\n",
-                 a.file.c_str(), static_cast<unsigned long long>(scenario.seed));
+    std::fprintf(stderr, "skysim: invariant failed; reproduce with: %s\n",
+                 reproducer(a, scenario.seed).c_str());
     throw ExitCode(3);
   }
 }
