@@ -31,11 +31,35 @@ if [[ $(wc -w <<<"$asan_targets") -lt 10 ]]; then
   exit 1
 fi
 cmake --build --preset asan --target $asan_targets
-for t in $asan_targets; do
-  filter=()
+# The sanitized binaries run $jobs at a time (each is single-threaded; ctest above already runs
+# them side by side, so they tolerate it), the longest first so the two cores finish together.
+# Each writes its own log; a failing one's log is printed whole at the end.
+asan_logs=build/asan/logs
+rm -rf "$asan_logs" && mkdir -p "$asan_logs"
+run_sanitized() {
+  local t=$1 filter=()
   if [[ $t == test_scenarios && ${SKYSIM_ASAN_FULL:-0} != 1 ]]; then filter=("~April*"); fi
-  echo "== ASan+UBSan: $t ${filter[*]}"
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    "./build/asan/$(find build/asan -name "$t" -type f -printf '%P\n' | head -n1)" "${filter[@]}"
-done
+  local bin
+  bin="./build/asan/$(find build/asan -name "$t" -type f -printf '%P\n' | head -n1)"
+  local t0=$SECONDS
+  if ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    "$bin" "${filter[@]}" >"$asan_logs/$t.log" 2>&1; then
+    echo "== ASan+UBSan: $t ${filter[*]} passed ($((SECONDS - t0)) s)"
+  else
+    echo "== ASan+UBSan: $t ${filter[*]} FAILED ($((SECONDS - t0)) s)"
+    touch "$asan_logs/$t.failed"
+  fi
+}
+export -f run_sanitized
+export asan_logs
+slow_first='test_validation test_scenarios test_fuzz test_analysis test_fanout test_dataplane'
+ordered=$( (for t in $slow_first; do grep -x "$t" <<<"$asan_targets" || true; done
+  grep -v -x -F -f <(tr ' ' '\n' <<<"$slow_first") <<<"$asan_targets" || true) | sed '/^$/d')
+xargs -P "$jobs" -I{} bash -c 'run_sanitized "$1"' _ {} <<<"$ordered"
+failed=$(find "$asan_logs" -name '*.failed' -printf '%f\n' | sed 's/\.failed$//' | sort)
+if [[ -n $failed ]]; then
+  for t in $failed; do echo "==== ASan+UBSan log of $t:"; cat "$asan_logs/$t.log"; done
+  echo "test-suite: ASan+UBSan failed in: $(tr '\n' ' ' <<<"$failed")" >&2
+  exit 1
+fi
 echo "test suite finished in $(( $(date +%s) - start ))s"
