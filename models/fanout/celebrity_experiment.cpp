@@ -94,7 +94,7 @@ ExperimentResult run_experiment(const social::FollowGraph& graph, const Experime
   ExperimentResult out;
   sim::Simulation sim(spec.seed);
   auto cluster = std::make_unique<scylla::ScyllaCluster>(
-      sim, spec.scylla, FanoutService::partitions_needed(graph));
+      sim, spec.scylla, FanoutService::partitions_needed(graph, spec.fanout));
   auto service = std::make_unique<FanoutService>(sim, *cluster, graph, spec.fanout);
   if (spec.page_filter != nullptr) {
     service->set_page_filter(*spec.page_filter);
