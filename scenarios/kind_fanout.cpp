@@ -86,10 +86,11 @@ std::vector<sim::ParamSpec> fanout_params() {
             "follows, merged at read; shard_queue: a fan-out queue partitioned by shard, "
             "rate-limited per shard; detect_block / detect_limit: a detector flags accounts "
             "whose timelines get > detect_threshold writes/s and blocks or rate-limits their "
-            "writes (models/fanout/policies/)",
+            "writes; shuffle_retry: shuffle-sharded replicas, reads retried on the set's "
+            "other replica after retry_after (models/fanout/policies/)",
             std::nullopt, std::nullopt,
             {"full", "lossy", "on_read", "lossy_on_read", "per_shard", "split", "shard_queue",
-             "detect_block", "detect_limit"}),
+             "detect_block", "detect_limit", "shuffle_retry"}),
       param("reasonable_limit", ParamType::Count, "follows", "2000", "lossy limit (§8.3)", 1,
             1e9),
       param("page_size", ParamType::Count, "followers", "10k", "§8.2", 1, 1e8),
@@ -112,6 +113,9 @@ std::vector<sim::ParamSpec> fanout_params() {
       param("detect_limit", ParamType::Rate, "writes/s", "10/s",
             "policy detect_limit: a flagged account's timeline writes/s (assumption)", 1e-3,
             1e9),
+      param("retry_after", ParamType::Duration, "", "10ms",
+            "policy shuffle_retry: a read retries on the shuffle set's other replica after "
+            "this long (assumption)", 1e3, 1e11),
       param("hot_window", ParamType::Duration, "", "10s",
             "window over which shard utilisation is measured; >= 0.8 busy is hot (docs)",
             1e6, 1e15),
@@ -192,6 +196,8 @@ class FanoutInstance final : public Instance {
     fc.detector.window = v.duration("detect_window");
     fc.detector.threshold_per_s = v.rate_per_s("detect_threshold");
     fc.detector.limit_per_s = v.rate_per_s("detect_limit");
+    fc.retry_after = v.duration("retry_after");
+    fanout::configure_cluster_for(fc.policy, fc.retry_after, sc);
     cluster_ = std::make_unique<scylla::ScyllaCluster>(
         sim_, sc, fanout::FanoutService::partitions_needed(*graph_, fc), path() + "/scylla");
 
@@ -410,6 +416,11 @@ class FanoutInstance final : public Instance {
     });
     w.metrics().gauge_fn("fanout.rows_read_per_read", labels, [this] {
       return reads_ ? static_cast<double>(rows_read_) / static_cast<double>(reads_) : 0.0;
+    });
+    w.metrics().gauge_fn("fanout.retries_per_read", labels, [this] {
+      return reads_ ? static_cast<double>(cluster_->speculative_reads()) /
+                          static_cast<double>(reads_)
+                    : 0.0;
     });
     w.metrics().gauge_fn("fanout.merges_per_read", labels, [this] {
       return reads_ ? static_cast<double>(merged_) / static_cast<double>(reads_) : 0.0;

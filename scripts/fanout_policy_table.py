@@ -19,6 +19,7 @@ COLUMNS = [
     ("reads/load", "fanout.db_reads_per_read" + HOST, 1, 3),
     ("rows/load", "fanout.rows_read_per_read" + HOST, 1, 1),
     ("merges/load", "fanout.merges_per_read" + HOST, 1, 3),
+    ("retries/load", "fanout.retries_per_read" + HOST, 1, 4),
     ("storage rows", "fanout.storage_rows" + HOST, 1, 0),
     ("queue delay P99 ms", "fanout.queue_delay_p99_ns" + HOST, 1e6, 1),
     ("flagged", "fanout.detect_flagged" + HOST, 1, 1),

@@ -377,6 +377,9 @@ FanoutService::FanoutService(sim::Simulation& sim, scylla::ScyllaCluster& cluste
                                 " partitions; the graph needs " +
                                 std::to_string(partitions_needed(graph, cfg_)));
   }
+  if (const std::string why = cluster_mismatch(cfg_.policy, cluster.config()); !why.empty()) {
+    throw std::invalid_argument(why);
+  }
   if (policy_->queues_by_shard()) {
     shard_queue_ = std::make_unique<ShardQueue>(sim, cluster, cfg_.shard_queue);
   }

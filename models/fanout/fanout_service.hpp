@@ -57,6 +57,9 @@ struct FanoutConfig {
   std::uint32_t split_follows = 1'000;
   ShardQueueConfig shard_queue;  // shard_queue policy
   DetectorConfig detector;       // detect_block / detect_limit (`block` follows the policy)
+  // shuffle_retry: a read's retry to the set's remaining replica after this long (assumption:
+  // 10 ms, between the calm read P99 ~2 ms and a hot shard's hundreds of ms).
+  sim::Duration retry_after = 10 * sim::kMillisecond;
 
   void validate() const;
 };

@@ -18,7 +18,8 @@ constexpr Named kPolicies[] = {{FanoutPolicy::Full, "full"},
                                {FanoutPolicy::Split, "split"},
                                {FanoutPolicy::ShardQueue, "shard_queue"},
                                {FanoutPolicy::DetectBlock, "detect_block"},
-                               {FanoutPolicy::DetectLimit, "detect_limit"}};
+                               {FanoutPolicy::DetectLimit, "detect_limit"},
+                               {FanoutPolicy::ShuffleRetry, "shuffle_retry"}};
 }  // namespace
 
 FanoutPolicy parse_fanout_policy(std::string_view s) {
@@ -29,7 +30,7 @@ FanoutPolicy parse_fanout_policy(std::string_view s) {
   }
   throw std::invalid_argument("fanout: unknown policy '" + std::string(s) +
                               "' (expected full, lossy, on_read, lossy_on_read, per_shard, split, "
-                              "shard_queue, detect_block or detect_limit)");
+                              "shard_queue, detect_block, detect_limit or shuffle_retry)");
 }
 
 std::string_view policy_name(FanoutPolicy p) {
@@ -69,6 +70,8 @@ std::unique_ptr<Policy> make_policy(FanoutPolicy p, const PolicyContext& ctx) {
     case FanoutPolicy::DetectBlock:
     case FanoutPolicy::DetectLimit:
       return make_detect_policy(p, ctx);
+    case FanoutPolicy::ShuffleRetry:
+      return make_shuffle_retry_policy(ctx);
   }
   throw std::invalid_argument("fanout: policy id out of range");
 }

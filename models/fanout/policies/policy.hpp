@@ -4,18 +4,21 @@
 // followers, 1,000 writes in flight, the lossy page filter of components/lossy, the read
 // fan-in -- and asks its policy only these questions, so each policy is one small file here:
 //   full.cpp, lossy.cpp, on_read.cpp, lossy_on_read.cpp, per_shard.cpp, split.cpp,
-//   shard_queue.cpp, hyper_detect.cpp (detect_block, detect_limit).
+//   shard_queue.cpp, hyper_detect.cpp (detect_block, detect_limit), shuffle_retry.cpp.
 // A policy holds no simulation state and draws nothing: the per-page r of the lossy filter
 // stays the service's named stream, so choosing a policy never moves another stream.
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "models/social/follow_graph.hpp"
+#include "sim/time.hpp"
 
 namespace scylla {
 class ScyllaCluster;
+struct ScyllaConfig;
 }
 
 namespace fanout {
@@ -29,10 +32,11 @@ enum class FanoutPolicy {
   Split,
   ShardQueue,
   DetectBlock,
-  DetectLimit
+  DetectLimit,
+  ShuffleRetry
 };
 // "full", "lossy", "on_read", "lossy_on_read", "per_shard", "split", "shard_queue",
-// "detect_block", "detect_limit"; anything else throws std::invalid_argument naming the valid
+// "detect_block", "detect_limit", "shuffle_retry"; anything else throws std::invalid_argument naming the valid
 // choices.
 FanoutPolicy parse_fanout_policy(std::string_view s);
 std::string_view policy_name(FanoutPolicy p);
@@ -115,5 +119,12 @@ std::unique_ptr<Policy> make_per_shard_policy(const PolicyContext& ctx);
 std::unique_ptr<Policy> make_split_policy(const PolicyContext& ctx);
 std::unique_ptr<Policy> make_shard_queue_policy(const PolicyContext& ctx);
 std::unique_ptr<Policy> make_detect_policy(FanoutPolicy p, const PolicyContext& ctx);
+std::unique_ptr<Policy> make_shuffle_retry_policy(const PolicyContext& ctx);
+
+// shuffle_retry lives in the cluster's placement and read path: the Scylla configuration a
+// policy needs, from the one given (unchanged for every other policy; shuffle_retry.cpp).
+void configure_cluster_for(FanoutPolicy p, sim::Duration retry_after, scylla::ScyllaConfig& sc);
+// "" or why `sc` cannot run policy p (shuffle_retry without its placement or retry).
+std::string cluster_mismatch(FanoutPolicy p, const scylla::ScyllaConfig& sc);
 
 }  // namespace fanout
