@@ -92,7 +92,9 @@ void BackgroundPosts::fan_out(std::uint32_t author_index) {
     offered_total_ += page_.size();
     for (social::UserId u : kept_) {
       ++delivered_[u];
-      svc_.cluster_.background_write(svc_.policy_->timeline_partition(u, authors_[author_index]));
+      // Split timelines: into the part the author maps to (else the user's one partition).
+      svc_.cluster_.background_write(
+          svc_.policy_->timeline_partition(u, authors_[author_index]));
     }
     delivered_total_ += kept_.size();
   }

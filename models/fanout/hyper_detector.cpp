@@ -8,8 +8,7 @@ namespace fanout {
 
 void DetectorConfig::validate() const {
   if (window <= 0 || !(threshold_per_s > 0) || !(limit_per_s > 0)) {
-    throw std::invalid_argument(
-        "fanout: detector window, threshold and limit must be > 0");
+    throw std::invalid_argument("fanout: detector window, threshold and limit must be > 0");
   }
 }
 

@@ -20,8 +20,8 @@ struct DetectorConfig {
   // calls a hyper-follower's timeline "written to hundreds of times a second"; 100/s is below
   // that and above what a 2,000-follow account gets at the flare load (15/s).
   double threshold_per_s = 100;
-  bool block = true;         // false: rate-limit to limit_per_s
-  double limit_per_s = 10;   // detect_limit: a flagged account's writes/s (assumption)
+  bool block = true;        // false: rate-limit to limit_per_s
+  double limit_per_s = 10;  // detect_limit: a flagged account's writes/s (assumption)
 
   void validate() const;
 };
@@ -41,7 +41,7 @@ class HyperFollowerDetector {
   };
   const std::vector<Flag>& flagged() const { return flags_; }  // in flag order
   bool is_flagged(std::uint32_t user) const { return state_[user].flag != kNone; }
-  std::uint64_t dropped() const { return dropped_; }   // writes refused after a flag
+  std::uint64_t dropped() const { return dropped_; }  // writes refused after a flag
   std::uint64_t observed() const { return observed_; }
   const DetectorConfig& config() const { return cfg_; }
 
@@ -50,7 +50,7 @@ class HyperFollowerDetector {
   struct PerUser {
     std::uint32_t window = kNone;  // index of the window `count` is for
     std::uint32_t count = 0;
-    std::uint32_t flag = kNone;    // index into flags_ / buckets_
+    std::uint32_t flag = kNone;  // index into flags_ / buckets_
   };
   struct Bucket {
     double tokens = 0;

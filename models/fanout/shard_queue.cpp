@@ -7,7 +7,8 @@ namespace fanout {
 
 void ShardQueueConfig::validate() const {
   if (!(rate_per_s > 0) || in_flight == 0) {
-    throw std::invalid_argument("fanout: shard_queue_rate must be > 0 and shard_queue_in_flight >= 1");
+    throw std::invalid_argument(
+        "fanout: shard_queue_rate must be > 0 and shard_queue_in_flight >= 1");
   }
 }
 
@@ -42,8 +43,8 @@ void ShardQueue::push(scylla::PartitionKey key, Client& client, std::uint64_t ta
 void ShardQueue::drain(Lane& lane) {
   const sim::Time now = sim_.now();
   const double burst = cfg_.in_flight;
-  lane.tokens =
-      std::min(burst, lane.tokens + cfg_.rate_per_s * static_cast<double>(now - lane.refilled) / 1e9);
+  lane.tokens = std::min(
+      burst, lane.tokens + cfg_.rate_per_s * static_cast<double>(now - lane.refilled) / 1e9);
   lane.refilled = now;
   while (!lane.items.empty() && lane.in_flight < cfg_.in_flight && lane.tokens >= 1.0) {
     const Item it = lane.items.front();

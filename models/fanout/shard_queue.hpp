@@ -47,7 +47,7 @@ class ShardQueue final : public scylla::WriteSink {
 
   const sim::Histogram& delay() const { return delay_; }  // queued -> sent, ns
   std::uint64_t max_depth() const { return max_depth_; }  // the deepest lane seen
-  std::uint64_t queued() const { return queued_; }         // writes waiting now
+  std::uint64_t queued() const { return queued_; }        // writes waiting now
 
  private:
   struct Item {

@@ -11,14 +11,11 @@
 namespace fanout {
 namespace {
 
-class Detect final : public Policy {
+class Detect final : public EveryFollower {
  public:
   explicit Detect(FanoutPolicy p) : id_(p) {}
   FanoutPolicy id() const override { return id_; }
-  bool merged_at_read(std::uint32_t) const override { return false; }
-  bool thins_pages() const override { return false; }
   bool gates_writes() const override { return true; }
-  void read_keys(std::uint32_t, std::vector<ReadKey>&) const override {}
 
  private:
   FanoutPolicy id_;

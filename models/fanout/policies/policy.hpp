@@ -108,6 +108,18 @@ class Policy {
   std::uint32_t lists_base_;
 };
 
+// What full and the policies that change only how its writes are made share: every post fanned
+// out to every follower, unthinned, and a read of the reader's own timeline only.
+class EveryFollower : public Policy {
+ public:
+  bool merged_at_read(std::uint32_t) const override { return false; }
+  bool thins_pages() const override { return false; }
+  void read_keys(std::uint32_t, std::vector<ReadKey>&) const override {}
+
+ protected:
+  using Policy::Policy;
+};
+
 std::unique_ptr<Policy> make_policy(FanoutPolicy p, const PolicyContext& ctx);
 
 // One factory per policy file.

@@ -10,13 +10,10 @@
 namespace fanout {
 namespace {
 
-class ShardQueue final : public Policy {
+class ShardQueue final : public EveryFollower {
  public:
   FanoutPolicy id() const override { return FanoutPolicy::ShardQueue; }
-  bool merged_at_read(std::uint32_t) const override { return false; }
-  bool thins_pages() const override { return false; }
   bool queues_by_shard() const override { return true; }
-  void read_keys(std::uint32_t, std::vector<ReadKey>&) const override {}
 };
 
 }  // namespace

@@ -45,10 +45,12 @@ std::uint64_t mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-class Split final : public Policy {
+class Split final : public EveryFollower {
  public:
   explicit Split(const PolicyContext& ctx)
-      : Policy(ctx.lists_base), page_rows_(ctx.read_page_rows), first_extra_(ctx.graph.users() + 1) {
+      : EveryFollower(ctx.lists_base),
+        page_rows_(ctx.read_page_rows),
+        first_extra_(ctx.graph.users() + 1) {
     // first_extra_[u]: the partition of u's part 1; parts of u are [first_extra_[u], [u+1]).
     std::uint32_t next = 2 * ctx.graph.users();
     for (social::UserId u = 0; u < ctx.graph.users(); ++u) {
@@ -59,8 +61,6 @@ class Split final : public Policy {
   }
 
   FanoutPolicy id() const override { return FanoutPolicy::Split; }
-  bool merged_at_read(std::uint32_t) const override { return false; }
-  bool thins_pages() const override { return false; }
 
   std::uint32_t timeline_partition(std::uint32_t follower, std::uint32_t author) const override {
     const std::uint32_t n = parts(follower);

@@ -66,8 +66,9 @@ Run run(FanoutPolicy p, sim::Duration length) {
 
 }  // namespace
 
-TEST_CASE("detector: flags the accounts whose timelines are written past the threshold, by "
-          "rate not by follows") {
+TEST_CASE(
+    "detector: flags the accounts whose timelines are written past the threshold, by "
+    "rate not by follows") {
   const Run b = run(FanoutPolicy::DetectBlock, 60 * sim::kSecond);
   REQUIRE(b.flags.size() == 2);
   // User 0 (300/s) crosses 1,000 writes in a 10 s window after ~3.3 s, user 1 (150/s) after
@@ -100,16 +101,18 @@ TEST_CASE("detector: flags the accounts whose timelines are written past the thr
   const Run f = run(FanoutPolicy::Full, 60 * sim::kSecond);
   CHECK(f.flags.empty());
   CHECK(f.delivered[0] == f.offered[0]);
-  std::printf("detector: user 0 (3,000 follows, 300/s) flagged after %.2f s, user 1 (1,500 "
-              "follows, 150/s: a false positive by follows) after %.2f s, user 2 (60/s) never; "
-              "block keeps %llu / %llu of user 0's rows, limit %llu\n",
-              d0, d1, (unsigned long long)b.delivered[0], (unsigned long long)b.offered[0],
-              (unsigned long long)l.delivered[0]);
+  std::printf(
+      "detector: user 0 (3,000 follows, 300/s) flagged after %.2f s, user 1 (1,500 "
+      "follows, 150/s: a false positive by follows) after %.2f s, user 2 (60/s) never; "
+      "block keeps %llu / %llu of user 0's rows, limit %llu\n",
+      d0, d1, (unsigned long long)b.delivered[0], (unsigned long long)b.offered[0],
+      (unsigned long long)l.delivered[0]);
 }
 
-TEST_CASE("detect_block at the flare: each bot keeps its first window's 1,000 rows, the hot "
-          "shards go",
-          FANOUT_HEAVY) {
+TEST_CASE(
+    "detect_block at the flare: each bot keeps its first window's 1,000 rows, the hot "
+    "shards go",
+    FANOUT_HEAVY) {
   const auto& g = fanout_test::celebrity_graph();
   ExperimentSpec s;
   s.author = g.id_of("celebrity");
@@ -118,11 +121,11 @@ TEST_CASE("detect_block at the flare: each bot keeps its first window's 1,000 ro
   s.posts_per_followed_s = 0.0075;  // test_lossy_vs_full.cpp's flare: 2,250 rows/s per bot
   s.fanout.policy = FanoutPolicy::DetectBlock;
   const ExperimentResult r = run_experiment(g, s);
-  std::printf("detect_block at the flare: hot shards before %u, during %u; post %.2f s; bots' "
-              "rows kept %llu of %llu\n",
-              r.hot_shards_before, r.hot_shards_during, r.post_duration.max() / 1e9,
-              (unsigned long long)r.background_delivered,
-              (unsigned long long)r.background_offered);
+  std::printf(
+      "detect_block at the flare: hot shards before %u, during %u; post %.2f s; bots' "
+      "rows kept %llu of %llu\n",
+      r.hot_shards_before, r.hot_shards_during, r.post_duration.max() / 1e9,
+      (unsigned long long)r.background_delivered, (unsigned long long)r.background_offered);
   CHECK(r.hot_shards_during == 0);
   CHECK(r.post_duration.max() < 10 * sim::kSecond);
   // Each bot kept exactly what reached it before the flag: 1,000 rows in its first window

@@ -57,8 +57,9 @@ Run run(FanoutPolicy p) {
 
 }  // namespace
 
-TEST_CASE("shard_queue: pages are fetched without waiting for their writes; writes wait in their "
-          "shard's lane") {
+TEST_CASE(
+    "shard_queue: pages are fetched without waiting for their writes; writes wait in their "
+    "shard's lane") {
   const Run q = run(FanoutPolicy::ShardQueue);
   const Run full = run(FanoutPolicy::Full);
   REQUIRE(q.pages.size() == 30);
@@ -81,15 +82,14 @@ TEST_CASE("shard_queue: pages are fetched without waiting for their writes; writ
   CHECK(q.max_depth > 100);
   CHECK(q.post.duration > 150 * sim::kMillisecond);
   CHECK(q.post.duration < 400 * sim::kMillisecond);
-  std::printf("shard_queue: last page queued at %.1f ms (full: %.1f ms); queue delay mean %.1f ms "
-              "P99 %.1f ms, deepest lane %llu; post %.0f ms (full %.0f ms)\n",
-              q_last_start / 1e6, full_last_start / 1e6, q.delay.mean() / 1e6,
-              q.delay.quantile(0.99) / 1e6, (unsigned long long)q.max_depth,
-              q.post.duration / 1e6, full.post.duration / 1e6);
+  std::printf(
+      "shard_queue: last page queued at %.1f ms (full: %.1f ms); queue delay mean %.1f ms "
+      "P99 %.1f ms, deepest lane %llu; post %.0f ms (full %.0f ms)\n",
+      q_last_start / 1e6, full_last_start / 1e6, q.delay.mean() / 1e6, q.delay.quantile(0.99) / 1e6,
+      (unsigned long long)q.max_depth, q.post.duration / 1e6, full.post.duration / 1e6);
 }
 
-TEST_CASE("shard_queue at the flare: the hot shards hold back only their own lanes",
-          FANOUT_HEAVY) {
+TEST_CASE("shard_queue at the flare: the hot shards hold back only their own lanes", FANOUT_HEAVY) {
   const auto& g = fanout_test::celebrity_graph();
   auto spec = [&](FanoutPolicy p) {
     ExperimentSpec s;
@@ -103,12 +103,13 @@ TEST_CASE("shard_queue at the flare: the hot shards hold back only their own lan
   const ExperimentResult full = run_experiment(g, spec(FanoutPolicy::Full));
   const ExperimentResult q = run_experiment(g, spec(FanoutPolicy::ShardQueue));
   // Share of the post's writes answered within 1 s of the post: the cool shards' lanes.
-  std::printf("shard_queue vs full at the flare: post %.1f s vs %.1f s, write P99 %.0f vs %.0f ms, "
-              "delivered %.4f vs %.4f, hot shards %u vs %u\n",
-              q.post_duration.max() / 1e9, full.post_duration.max() / 1e9,
-              q.write_latency.quantile(0.99) / 1e6, full.write_latency.quantile(0.99) / 1e6,
-              q.delivery.writes_fraction, full.delivery.writes_fraction, q.hot_shards_during,
-              full.hot_shards_during);
+  std::printf(
+      "shard_queue vs full at the flare: post %.1f s vs %.1f s, write P99 %.0f vs %.0f ms, "
+      "delivered %.4f vs %.4f, hot shards %u vs %u\n",
+      q.post_duration.max() / 1e9, full.post_duration.max() / 1e9,
+      q.write_latency.quantile(0.99) / 1e6, full.write_latency.quantile(0.99) / 1e6,
+      q.delivery.writes_fraction, full.delivery.writes_fraction, q.hot_shards_during,
+      full.hot_shards_during);
   CHECK(q.post_duration.max() < full.post_duration.max() / 4);
   // It does not remove the hot shards: every bot row is still written.
   CHECK(q.hot_shards_during >= 6);

@@ -2,8 +2,8 @@
 // and a read still short of its CL replies after retry_after also asks the set's remaining
 // replica. Claim (domain.md §8.4): a hot tenant hurts only those who share its shards, and a
 // client that retries on the other members of its set escapes it. Cost: the extra reads.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdio>
 
 #include "fanout_fixtures.hpp"
@@ -16,8 +16,8 @@ struct Reads {
   sim::Histogram latency;
   std::uint64_t retries = 0;
   std::uint64_t reads = 0;
-  std::uint64_t slow = 0;         // reads slower than 50 ms
-  std::uint64_t share_two = 0;    // readers whose replicas include >= 2 of the hot timeline's
+  std::uint64_t slow = 0;            // reads slower than 50 ms
+  std::uint64_t share_two = 0;       // readers whose replicas include >= 2 of the hot timeline's
   std::uint64_t slow_share_two = 0;  // ... of them, slow
   std::uint64_t share_one = 0;       // readers with exactly one hot replica
 };
@@ -65,8 +65,9 @@ Reads run(FanoutPolicy p, double hot_rate) {
 
 }  // namespace
 
-TEST_CASE("shuffle_retry: readers sharing a hot shard escape through the retry, at the cost of "
-          "extra reads") {
+TEST_CASE(
+    "shuffle_retry: readers sharing a hot shard escape through the retry, at the cost of "
+    "extra reads") {
   FanoutConfig bad;
   bad.policy = FanoutPolicy::ShuffleRetry;
   {
@@ -83,23 +84,25 @@ TEST_CASE("shuffle_retry: readers sharing a hot shard escape through the retry, 
   const Reads sr = run(FanoutPolicy::ShuffleRetry, hot);
   REQUIRE(full.reads == 3'999);
   REQUIRE(sr.reads == 3'999);
-  std::printf("shuffle_retry vs full with one hot timeline: read P99 %.2f vs %.2f ms, P99.9 %.1f "
-              "vs %.1f ms, max %.1f vs %.1f ms; retries %llu (%.3f per read)\n",
-              sr.latency.quantile(0.99) / 1e6, full.latency.quantile(0.99) / 1e6,
-              sr.latency.quantile(0.999) / 1e6, full.latency.quantile(0.999) / 1e6,
-              sr.latency.max() / 1e6, full.latency.max() / 1e6, (unsigned long long)sr.retries,
-              static_cast<double>(sr.retries) / sr.reads);
-  std::printf("  slow (> 50 ms) reads: shuffle_retry %llu, of them sharing >= 2 hot shards %llu "
-              "(%llu readers share >= 2); full %llu (%llu share >= 2)\n",
-              (unsigned long long)sr.slow, (unsigned long long)sr.slow_share_two,
-              (unsigned long long)sr.share_two, (unsigned long long)full.slow,
-              (unsigned long long)full.share_two);
+  std::printf(
+      "shuffle_retry vs full with one hot timeline: read P99 %.2f vs %.2f ms, P99.9 %.1f "
+      "vs %.1f ms, max %.1f vs %.1f ms; retries %llu (%.3f per read)\n",
+      sr.latency.quantile(0.99) / 1e6, full.latency.quantile(0.99) / 1e6,
+      sr.latency.quantile(0.999) / 1e6, full.latency.quantile(0.999) / 1e6, sr.latency.max() / 1e6,
+      full.latency.max() / 1e6, (unsigned long long)sr.retries,
+      static_cast<double>(sr.retries) / sr.reads);
+  std::printf(
+      "  slow (> 50 ms) reads: shuffle_retry %llu, of them sharing >= 2 hot shards %llu "
+      "(%llu readers share >= 2); full %llu (%llu share >= 2)\n",
+      (unsigned long long)sr.slow, (unsigned long long)sr.slow_share_two,
+      (unsigned long long)sr.share_two, (unsigned long long)full.slow,
+      (unsigned long long)full.share_two);
   std::printf("  of %llu readers with one hot replica, %.2f stay slow (coordinator on it)\n",
               (unsigned long long)sr.share_one,
               static_cast<double>(sr.slow - sr.slow_share_two) / sr.share_one);
   CHECK(full.retries == 0);
-  CHECK(sr.retries > 0);                // the cost column
-  CHECK(sr.retries < sr.reads / 2);     // only the reads held back retry
+  CHECK(sr.retries > 0);             // the cost column
+  CHECK(sr.retries < sr.reads / 2);  // only the reads held back retry
   // Shuffle sharding: far fewer timelines share >= 2 of the hot one's 3 shards than on the
   // ring (whose replica sets are consecutive nodes); C(16,3) = 560 sets, 40 of them share >= 2.
   CHECK(sr.share_two * 2 < full.share_two);

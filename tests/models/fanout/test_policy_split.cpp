@@ -97,10 +97,11 @@ TEST_CASE("split: a user's timeline is one partition per 1,000 follows, merged a
   svc.post(100, [&](const PostReport& r) { pr = r; });
   s.run_until(s.now() + sim::kSecond);
   CHECK(pr.written == 3);  // users 0, 1, 2 follow account 100
-  std::printf("split: 5,000 follows -> 5 parts on %zu shards; a load reads %u partitions, merges "
-              "%u, scans %u rows (1,001 follows: %u / %u; 10 follows: %u / %u)\n",
-              shards.size(), heavy.db_reads, heavy.merged, heavy.rows, two.db_reads, two.merged,
-              light.db_reads, light.merged);
+  std::printf(
+      "split: 5,000 follows -> 5 parts on %zu shards; a load reads %u partitions, merges "
+      "%u, scans %u rows (1,001 follows: %u / %u; 10 follows: %u / %u)\n",
+      shards.size(), heavy.db_reads, heavy.merged, heavy.rows, two.db_reads, two.merged,
+      light.db_reads, light.merged);
 }
 
 TEST_CASE("split at the flare: the bots' rows spread over 300 parts, no hot shard, none lost",
@@ -118,14 +119,14 @@ TEST_CASE("split at the flare: the bots' rows spread over 300 parts, no hot shar
   };
   const ExperimentResult full = run_experiment(g, spec(FanoutPolicy::Full));
   const ExperimentResult split = run_experiment(g, spec(FanoutPolicy::Split));
-  std::printf("split vs full at the flare: hot shards before %u vs %u, during %u vs %u; post "
-              "%.2f s vs %.1f s; page P99 %.1f vs %.1f ms; steady write P99 %.2f vs %.1f ms\n",
-              split.hot_shards_before, full.hot_shards_before, split.hot_shards_during,
-              full.hot_shards_during, split.post_duration.max() / 1e9,
-              full.post_duration.max() / 1e9, split.page_duration.quantile(0.99) / 1e6,
-              full.page_duration.quantile(0.99) / 1e6,
-              split.steady_write_latency.quantile(0.99) / 1e6,
-              full.steady_write_latency.quantile(0.99) / 1e6);
+  std::printf(
+      "split vs full at the flare: hot shards before %u vs %u, during %u vs %u; post "
+      "%.2f s vs %.1f s; page P99 %.1f vs %.1f ms; steady write P99 %.2f vs %.1f ms\n",
+      split.hot_shards_before, full.hot_shards_before, split.hot_shards_during,
+      full.hot_shards_during, split.post_duration.max() / 1e9, full.post_duration.max() / 1e9,
+      split.page_duration.quantile(0.99) / 1e6, full.page_duration.quantile(0.99) / 1e6,
+      split.steady_write_latency.quantile(0.99) / 1e6,
+      full.steady_write_latency.quantile(0.99) / 1e6);
   CHECK(full.hot_shards_during >= 6);
   CHECK(split.hot_shards_during == 0);  // the claim: no shard hosts a whole bot timeline
   CHECK(split.post_duration.max() < full.post_duration.max() / 10);
