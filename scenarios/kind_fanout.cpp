@@ -81,9 +81,16 @@ std::vector<sim::ParamSpec> fanout_params() {
       // Fan-out (docs/fanout.md)
       param("policy", ParamType::Enum, "", "full",
             "full fan-out, lossy timelines (§8.3), fan-out-on-read for authors above "
-            "on_read_threshold (§8.5), lossy_on_read (both), or per_shard: those authors "
-            "written once per shard, filtered at read (models/fanout/policies/)",
-            std::nullopt, std::nullopt, {"full", "lossy", "on_read", "lossy_on_read", "per_shard"}),
+            "on_read_threshold (§8.5), lossy_on_read (both), per_shard: those authors "
+            "written once per shard, filtered at read; split: timelines split per split_follows "
+            "follows, merged at read; shard_queue: a fan-out queue partitioned by shard, "
+            "rate-limited per shard; detect_block / detect_limit: a detector flags accounts "
+            "whose timelines get > detect_threshold writes/s and blocks or rate-limits their "
+            "writes; shuffle_retry: shuffle-sharded replicas, reads retried on the set's "
+            "other replica after retry_after (models/fanout/policies/)",
+            std::nullopt, std::nullopt,
+            {"full", "lossy", "on_read", "lossy_on_read", "per_shard", "split", "shard_queue",
+             "detect_block", "detect_limit", "shuffle_retry"}),
       param("reasonable_limit", ParamType::Count, "follows", "2000", "lossy limit (§8.3)", 1,
             1e9),
       param("page_size", ParamType::Count, "followers", "10k", "§8.2", 1, 1e8),
@@ -91,6 +98,24 @@ std::vector<sim::ParamSpec> fanout_params() {
       param("on_read_threshold", ParamType::Count, "followers", "1M",
             "policies on_read, lossy_on_read, per_shard: authors with at least this many followers are merged at read "
             "time (assumption: Twitter's threshold is unpublished, §8.5)", 1, 4e9),
+      param("split_follows", ParamType::Count, "follows", "1000",
+            "policy split: follows per sub-timeline (the write-up's discussion: 1,000)", 1, 1e9),
+      param("shard_queue_rate", ParamType::Rate, "writes/s", "2000/s",
+            "policy shard_queue: each shard lane's rate limit (assumption: ~4 % of a shard)", 1,
+            1e9),
+      param("shard_queue_in_flight", ParamType::Count, "writes", "32",
+            "policy shard_queue: writes outstanding per shard lane (assumption)", 1, 1e6),
+      param("detect_window", ParamType::Duration, "", "10s",
+            "policies detect_*: the detector's counting window (assumption)", 1e6, 8.64e13),
+      param("detect_threshold", ParamType::Rate, "writes/s", "100/s",
+            "policies detect_*: timeline writes/s above which an account is flagged "
+            "(assumption: hyper-followers get 'hundreds a second', §8.1)", 1e-3, 1e9),
+      param("detect_limit", ParamType::Rate, "writes/s", "10/s",
+            "policy detect_limit: a flagged account's timeline writes/s (assumption)", 1e-3,
+            1e9),
+      param("retry_after", ParamType::Duration, "", "10ms",
+            "policy shuffle_retry: a read retries on the shuffle set's other replica after "
+            "this long (assumption)", 1e3, 1e11),
       param("hot_window", ParamType::Duration, "", "10s",
             "window over which shard utilisation is measured; >= 0.8 busy is hot (docs)",
             1e6, 1e15),
@@ -156,9 +181,6 @@ class FanoutInstance final : public Instance {
         v.real("compaction_shares");
     sc.write_timeout = v.duration("write_timeout");
     sc.read_timeout = v.duration("read_timeout");
-    cluster_ = std::make_unique<scylla::ScyllaCluster>(
-        sim_, sc, fanout::FanoutService::partitions_needed(*graph_), path() + "/scylla");
-
     fanout::FanoutConfig fc;
     fc.policy = fanout::parse_fanout_policy(v.choice("policy"));
     fc.reasonable_limit = static_cast<std::uint64_t>(v.count("reasonable_limit"));
@@ -168,6 +190,17 @@ class FanoutInstance final : public Instance {
     fc.hotkey_cache = v.flag("hotkey_cache");
     fc.hotkey_ttl = v.duration("hotkey_ttl");
     fc.cache_refresh = v.duration("cache_refresh");
+    fc.split_follows = static_cast<std::uint32_t>(v.count("split_follows"));
+    fc.shard_queue.rate_per_s = v.rate_per_s("shard_queue_rate");
+    fc.shard_queue.in_flight = static_cast<std::uint32_t>(v.count("shard_queue_in_flight"));
+    fc.detector.window = v.duration("detect_window");
+    fc.detector.threshold_per_s = v.rate_per_s("detect_threshold");
+    fc.detector.limit_per_s = v.rate_per_s("detect_limit");
+    fc.retry_after = v.duration("retry_after");
+    fanout::configure_cluster_for(fc.policy, fc.retry_after, sc);
+    cluster_ = std::make_unique<scylla::ScyllaCluster>(
+        sim_, sc, fanout::FanoutService::partitions_needed(*graph_, fc), path() + "/scylla");
+
     if (v.integer("down_nodes") > 0) set("down_nodes", v.get("down_nodes"));
     service_ = std::make_unique<fanout::FanoutService>(sim_, *cluster_, *graph_, fc);
     service_->set_trace_name(path());
@@ -288,6 +321,10 @@ class FanoutInstance final : public Instance {
       }
       return worst;
     });
+    bot_.assign(graph_->users(), 0);
+    for (const auto& [id, name] : graph_->named()) {
+      bot_[id] = name.rfind("bot/", 0) == 0 ? 1 : 0;
+    }
     add_policy_costs(w, labels);
     hot_window_ = v.duration("hot_window");
     hot_.owner = this;
@@ -331,6 +368,7 @@ class FanoutInstance final : public Instance {
       read_latency_->record(rr.latency);
       db_reads_ += rr.db_reads;
       rows_read_ += rr.rows_read;
+      merged_ += rr.merged;
       ++reads_;
       req->complete({true, ""});
     });
@@ -379,10 +417,81 @@ class FanoutInstance final : public Instance {
     w.metrics().gauge_fn("fanout.rows_read_per_read", labels, [this] {
       return reads_ ? static_cast<double>(rows_read_) / static_cast<double>(reads_) : 0.0;
     });
+    w.metrics().gauge_fn("fanout.retries_per_read", labels, [this] {
+      return reads_ ? static_cast<double>(cluster_->speculative_reads()) /
+                          static_cast<double>(reads_)
+                    : 0.0;
+    });
+    w.metrics().gauge_fn("fanout.merges_per_read", labels, [this] {
+      return reads_ ? static_cast<double>(merged_) / static_cast<double>(reads_) : 0.0;
+    });
+    add_queue_and_detector_costs(w, labels);
     w.metrics().gauge_fn("fanout.delivered_fraction_hyper", labels,
                          [this] { return class_delivered(true); });
     w.metrics().gauge_fn("fanout.delivered_fraction_ordinary", labels,
                          [this] { return class_delivered(false); });
+  }
+  // shard_queue: each write's wait in its shard lane. detect_*: who was flagged, how long after
+  // its first observed write, and how many of them follow no more than reasonable_limit
+  // (false positives: not hyper-followers by the write-up's definition). 0 under the others.
+  void add_queue_and_detector_costs(World& w, const sim::Labels& labels) {
+    w.metrics().gauge_fn("fanout.queue_delay_p99_ns", labels, [this] {
+      const fanout::ShardQueue* q = service_->shard_queue();
+      return q ? static_cast<double>(q->delay().quantile(0.99)) : 0.0;
+    });
+    w.metrics().gauge_fn("fanout.queue_delay_mean_ns", labels, [this] {
+      const fanout::ShardQueue* q = service_->shard_queue();
+      return q ? q->delay().mean() : 0.0;
+    });
+    w.metrics().gauge_fn("fanout.queue_max_depth", labels, [this] {
+      const fanout::ShardQueue* q = service_->shard_queue();
+      return q ? static_cast<double>(q->max_depth()) : 0.0;
+    });
+    w.metrics().gauge_fn("fanout.detect_flagged", labels, [this] {
+      const fanout::HyperFollowerDetector* d = service_->hyper_detector();
+      return d ? static_cast<double>(d->flagged().size()) : 0.0;
+    });
+    // Per flagged account: a false positive (follows <= reasonable_limit) or one of the bots.
+    w.metrics().gauge_fn("fanout.detect_false_positives", labels, [this] {
+      return detected([this](const fanout::HyperFollowerDetector::Flag& f) {
+        return graph_->follow_count(f.user) <= service_->config().reasonable_limit ? 1.0 : 0.0;
+      });
+    });
+    w.metrics().gauge_fn("fanout.detect_bots_flagged", labels, [this] {
+      return detected([this](const fanout::HyperFollowerDetector::Flag& f) {
+        return bot_[f.user] ? 1.0 : 0.0;
+      });
+    });
+    w.metrics().gauge_fn("fanout.detect_delay_mean_ns", labels, [this] {
+      const auto* d = service_->hyper_detector();
+      const double n = d ? static_cast<double>(d->flagged().size()) : 0.0;
+      return n > 0 ? detected([](const fanout::HyperFollowerDetector::Flag& f) {
+        return static_cast<double>(f.at - f.first_seen);
+      }) / n
+                   : 0.0;
+    });
+    w.metrics().gauge_fn("fanout.detect_delay_max_ns", labels, [this] {
+      const fanout::HyperFollowerDetector* d = service_->hyper_detector();
+      sim::Duration worst = 0;
+      for (const auto& f : d ? d->flagged() : no_flags_) {
+        worst = std::max(worst, f.at - f.first_seen);
+      }
+      return static_cast<double>(worst);
+    });
+    w.metrics().counter_fn("fanout.detect_dropped", labels, [this] {
+      const fanout::HyperFollowerDetector* d = service_->hyper_detector();
+      return d ? static_cast<double>(d->dropped()) : 0.0;
+    });
+  }
+  // The sum of `f` over the detector's flags (0 without a detector).
+  template <class F>
+  double detected(F f) const {
+    const fanout::HyperFollowerDetector* d = service_->hyper_detector();
+    double sum = 0;
+    for (const auto& flag : d ? d->flagged() : no_flags_) {
+      sum += f(flag);
+    }
+    return sum;
   }
   double class_delivered(bool hyper) const {
     const fanout::BackgroundPosts* bg = service_->background();
@@ -438,8 +547,11 @@ class FanoutInstance final : public Instance {
   sim::Histogram* read_latency_ = nullptr;
   std::uint64_t db_reads_ = 0;  // Scylla partitions read by timeline reads
   std::uint64_t rows_read_ = 0;  // rows those reads scanned
+  std::uint64_t merged_ = 0;     // partitions merged into readers' own (lists, parts)
   std::uint64_t reads_ = 0;
   std::vector<social::UserId> above_limit_;
+  std::vector<std::uint8_t> bot_;  // per user: one of the named bots (bot/N)
+  const std::vector<fanout::HyperFollowerDetector::Flag> no_flags_;
   sim::Duration hot_window_ = 0;
   HotWindows hot_;
 };

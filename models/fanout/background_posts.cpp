@@ -19,6 +19,7 @@ BackgroundPosts::BackgroundPosts(FanoutService& svc, std::uint32_t min_follows,
   const social::FollowGraph& g = svc.graph_;
   std::vector<std::uint8_t> hyper(g.users(), 0);
   std::vector<std::uint8_t> followed(g.users(), 0);
+  std::vector<std::uint32_t> parts;
   for (social::UserId u = 0; u < g.users(); ++u) {
     const std::uint32_t f = g.follow_count(u);
     if (f < min_follows || f == 0) {
@@ -31,7 +32,13 @@ BackgroundPosts::BackgroundPosts(FanoutService& svc, std::uint32_t min_follows,
     }
     const double keep =
         svc.policy_->thins_pages() ? svc.filter_->keep_probability(u) : 1.0;
-    svc.cluster_.add_fed_partition(u, f * posts_per_followed_s * keep);
+    // Split timelines: the rows spread evenly over the user's parts.
+    parts.clear();
+    svc.policy_->timeline_partitions(u, parts);
+    for (std::uint32_t p : parts) {
+      svc.cluster_.add_fed_partition(p, f * posts_per_followed_s * keep /
+                                            static_cast<double>(parts.size()));
+    }
   }
   // Once per run: where each hyper-follower sits in each followed author's follower list.
   first_.push_back(0);
@@ -85,7 +92,9 @@ void BackgroundPosts::fan_out(std::uint32_t author_index) {
     offered_total_ += page_.size();
     for (social::UserId u : kept_) {
       ++delivered_[u];
-      svc_.cluster_.background_write(u);
+      // Split timelines: into the part the author maps to (else the user's one partition).
+      svc_.cluster_.background_write(
+          svc_.policy_->timeline_partition(u, authors_[author_index]));
     }
     delivered_total_ += kept_.size();
   }

@@ -93,8 +93,10 @@ class HotWindows final : public sim::Handler {
 ExperimentResult run_experiment(const social::FollowGraph& graph, const ExperimentSpec& spec) {
   ExperimentResult out;
   sim::Simulation sim(spec.seed);
+  scylla::ScyllaConfig sc = spec.scylla;
+  configure_cluster_for(spec.fanout.policy, spec.fanout.retry_after, sc);
   auto cluster = std::make_unique<scylla::ScyllaCluster>(
-      sim, spec.scylla, FanoutService::partitions_needed(graph));
+      sim, sc, FanoutService::partitions_needed(graph, spec.fanout));
   auto service = std::make_unique<FanoutService>(sim, *cluster, graph, spec.fanout);
   if (spec.page_filter != nullptr) {
     service->set_page_filter(*spec.page_filter);

@@ -60,6 +60,15 @@ void FanoutConfig::validate() const {
   if (redis_rtt >= cache_refresh) {
     throw std::invalid_argument("fanout: redis_rtt must be shorter than cache_refresh");
   }
+  if (policy == FanoutPolicy::Split && split_follows == 0) {
+    throw std::invalid_argument("fanout: policy split needs split_follows >= 1");
+  }
+  if (policy == FanoutPolicy::ShardQueue) {
+    shard_queue.validate();
+  }
+  if (policy == FanoutPolicy::DetectBlock || policy == FanoutPolicy::DetectLimit) {
+    detector.validate();
+  }
   if (policy_uses_on_read_threshold(policy) && on_read_threshold == 0) {
     throw std::invalid_argument(
         "fanout: policy " + std::string(policy_name(policy)) +
@@ -71,6 +80,7 @@ void FanoutConfig::validate() const {
 // One post's fan-out: a callback actor (page fetch timer + write completions), no coroutine.
 class FanoutService::Job final : public sim::Handler,
                                  public scylla::WriteSink,
+                                 public ShardQueue::Client,
                                  public OneShotJob<PostReport> {
  public:
   explicit Job(FanoutService& svc) : svc_(svc) {
@@ -85,6 +95,8 @@ class FanoutService::Job final : public sim::Handler,
     followers_ = svc_.graph_.followers(author);
     report_.followers = followers_.size();
     cursor_ = 0;
+    queued_ = 0;
+    queued_pages_.clear();
     svc_.sim_.schedule_in(svc_.cfg_.page_fetch, *this);
   }
 
@@ -100,6 +112,10 @@ class FanoutService::Job final : public sim::Handler,
     }
     svc_.writes_offered_ += n;
     page_start_ = sim.now();
+    if (svc_.shard_queue_) {
+      queue_page();
+      return;
+    }
     next_ = 0;
     in_flight_ = 0;
     const std::size_t first = std::min<std::size_t>(svc_.cfg_.concurrency, page_.size());
@@ -126,6 +142,28 @@ class FanoutService::Job final : public sim::Handler,
     next_write();
   }
 
+  // shard_queue: a queued write answered (tag: page << 32 | user).
+  void on_queued_done(sim::Simulation&, std::uint64_t tag, sim::Duration latency,
+                      bool timed_out) override {
+    svc_.write_latency_.record(latency);
+    if (timed_out) {
+      ++svc_.write_timeouts_;
+    } else {
+      const auto user = static_cast<social::UserId>(tag & 0xFFFF'FFFFu);
+      ++svc_.timeline_writes_;
+      ++svc_.delivered_[user];
+      ++report_.written;
+    }
+    QueuedPage& page = queued_pages_[tag >> 32];
+    --queued_;
+    if (--page.left == 0) {
+      record_page(page.start, page.writes);
+    }
+    if (queued_ == 0 && cursor_ == followers_.size()) {
+      end_post();
+    }
+  }
+
  private:
   void next_write() {
     --in_flight_;
@@ -139,22 +177,52 @@ class FanoutService::Job final : public sim::Handler,
   void issue() {
     const social::UserId u = page_[next_++];
     ++in_flight_;
-    svc_.cluster_.write(u, *this, u);
+    svc_.cluster_.write(svc_.policy_->timeline_partition(u, report_.author), *this, u);
+  }
+
+  // shard_queue: the page's writes go into the shard-partitioned queue and the next page is
+  // fetched at once; the page is recorded when its last write is answered, the post ends when
+  // every page is fetched and every write answered.
+  void queue_page() {
+    const std::uint64_t index = queued_pages_.size();
+    queued_pages_.push_back({page_start_, page_.size(), page_.size()});
+    for (social::UserId u : page_) {
+      ++queued_;
+      svc_.shard_queue_->push(svc_.policy_->timeline_partition(u, report_.author), *this,
+                              index << 32 | u);
+    }
+    if (page_.empty()) {
+      record_page(page_start_, 0);
+    }
+    if (cursor_ < followers_.size()) {
+      svc_.sim_.schedule_in(svc_.cfg_.page_fetch, *this);
+    } else if (queued_ == 0) {
+      end_post();
+    }
+  }
+
+  void record_page(sim::Time start, std::size_t writes) {
+    const sim::Time now = svc_.sim_.now();
+    svc_.page_duration_.record(now - start);
+    if (svc_.page_log_.size() < kPageLogMax) {
+      svc_.page_log_.push_back({start, now - start});
+    }
+    ++report_.pages;
+    lane_.record(svc_.sim_, "page", "fanout", start,
+                 {{"writes", static_cast<std::int64_t>(writes)}});
   }
 
   void page_done() {
-    const sim::Time now = svc_.sim_.now();
-    svc_.page_duration_.record(now - page_start_);
-    if (svc_.page_log_.size() < kPageLogMax) {
-      svc_.page_log_.push_back({page_start_, now - page_start_});
-    }
-    ++report_.pages;
-    lane_.record(svc_.sim_, "page", "fanout", page_start_,
-                 {{"writes", static_cast<std::int64_t>(page_.size())}});
+    record_page(page_start_, page_.size());
     if (cursor_ < followers_.size()) {
       svc_.sim_.schedule_in(svc_.cfg_.page_fetch, *this);
       return;
     }
+    end_post();
+  }
+
+  void end_post() {
+    const sim::Time now = svc_.sim_.now();
     report_.duration = now - started_;
     svc_.post_duration_.record(report_.duration);
     lane_.close(svc_.sim_, "post fan-out", "fanout", started_,
@@ -173,6 +241,13 @@ class FanoutService::Job final : public sim::Handler,
   std::size_t next_ = 0;
   std::uint32_t in_flight_ = 0;
   sim::Time page_start_ = 0;
+  struct QueuedPage {
+    sim::Time start;
+    std::size_t writes;
+    std::size_t left;  // writes not yet answered
+  };
+  std::vector<QueuedPage> queued_pages_;  // shard_queue: every page of this post
+  std::uint64_t queued_ = 0;              // shard_queue: writes queued or in flight
 };
 
 // One timeline read: the reader's own page plus, under fan-out-on-read, each followed
@@ -188,6 +263,7 @@ class FanoutService::ReadJob final : public scylla::WriteSink, public OneShotJob
     keys_.clear();
     keys_.push_back({reader, svc_.cfg_.read_page_rows});
     svc_.policy_->read_keys(reader, keys_);
+    report_.merged = static_cast<std::uint32_t>(keys_.size() - 1);
     // Keys served by the local hot-key cache never reach Scylla.
     std::size_t kept = 0;
     for (const ReadKey& key : keys_) {
@@ -284,7 +360,7 @@ FanoutService::FanoutService(sim::Simulation& sim, scylla::ScyllaCluster& cluste
       graph_(graph),
       cfg_((cfg.validate(), cfg)),
       policy_(make_policy(cfg_.policy, {graph, cfg_.on_read_threshold, graph.users(),
-                                        cfg_.read_page_rows, &cluster})),
+                                        cfg_.read_page_rows, &cluster, cfg_.split_follows})),
       page_rng_(sim.stream("fanout/page_r")),
       store_(cfg_.redis_rtt),
       cache_(cfg_.reasonable_limit),
@@ -295,11 +371,22 @@ FanoutService::FanoutService(sim::Simulation& sim, scylla::ScyllaCluster& cluste
       delivered_(graph.users(), 0),
       keep_bound_(graph.users()),
       kind_page_(sim.intern_kind("fanout.page")) {
-  if (cluster.partitions() < partitions_needed(graph)) {
+  if (cluster.partitions() < partitions_needed(graph, cfg_)) {
     throw std::invalid_argument("fanout: the cluster holds " +
                                 std::to_string(cluster.partitions()) +
                                 " partitions; the graph needs " +
-                                std::to_string(partitions_needed(graph)));
+                                std::to_string(partitions_needed(graph, cfg_)));
+  }
+  if (const std::string why = cluster_mismatch(cfg_.policy, cluster.config()); !why.empty()) {
+    throw std::invalid_argument(why);
+  }
+  if (policy_->queues_by_shard()) {
+    shard_queue_ = std::make_unique<ShardQueue>(sim, cluster, cfg_.shard_queue);
+  }
+  if (policy_->gates_writes()) {
+    DetectorConfig dc = cfg_.detector;
+    dc.block = cfg_.policy == FanoutPolicy::DetectBlock;
+    hyper_detector_ = std::make_unique<HyperFollowerDetector>(graph.users(), dc);
   }
   if (cfg_.hotkey_cache) {
     detector_ = std::make_unique<hotkey::HotKeyDetector<std::uint32_t>>(cfg_.hotkey);
@@ -374,9 +461,9 @@ void FanoutService::install_hyperfollower_background(std::uint32_t min_follows,
 
 void FanoutService::filter_page(const social::UserId* page, std::size_t n, sim::Rng& page_r,
                                 std::vector<social::UserId>& out) const {
+  const std::size_t before = out.size();
   if (policy_->thins_pages()) {
     // One draw per page, just before writing it (domain.md §8.3).
-    const std::size_t before = out.size();
     filter_->filter(page, n, page_r.uniform01(), out);
     for (std::size_t i = 0; i < n; ++i) {
       keep_bound_.addressed(page[i], filter_->keep_probability(page[i]));
@@ -384,6 +471,18 @@ void FanoutService::filter_page(const social::UserId* page, std::size_t n, sim::
     for (std::size_t i = before; i < out.size(); ++i) keep_bound_.kept(out[i]);
   } else {
     out.insert(out.end(), page, page + n);
+  }
+  if (hyper_detector_) {
+    // detect_*: every write about to be made is seen by the detector, which refuses (block) or
+    // rate-limits the flagged accounts'.
+    const sim::Time now = sim_.now();
+    std::size_t kept = before;
+    for (std::size_t i = before; i < out.size(); ++i) {
+      if (hyper_detector_->admit(out[i], now)) {
+        out[kept++] = out[i];
+      }
+    }
+    out.resize(kept);
   }
 }
 

@@ -23,8 +23,10 @@
 #include "components/lossy/high_follow_cache.hpp"
 #include "components/lossy/page_filter.hpp"
 #include "models/fanout/follow_count_store.hpp"
+#include "models/fanout/hyper_detector.hpp"
 #include "models/fanout/keep_bound.hpp"
 #include "models/fanout/policies/policy.hpp"
+#include "models/fanout/shard_queue.hpp"
 #include "models/scylla/cluster.hpp"
 #include "models/social/follow_graph.hpp"
 #include "sim/histogram.hpp"
@@ -51,6 +53,13 @@ struct FanoutConfig {
   bool hotkey_cache = false;
   hotkey::HotKeyConfig hotkey;                         // Pelikan defaults, domain.md §9.1
   sim::Duration hotkey_ttl = sim::kSecond;             // assumption (§9.2: not published)
+  // split: follows per sub-timeline (the write-up's discussion: "one per 1,000 follows").
+  std::uint32_t split_follows = 1'000;
+  ShardQueueConfig shard_queue;  // shard_queue policy
+  DetectorConfig detector;       // detect_block / detect_limit (`block` follows the policy)
+  // shuffle_retry: a read's retry to the set's remaining replica after this long (assumption:
+  // 10 ms, between the calm read P99 ~2 ms and a hot shard's hundreds of ms).
+  sim::Duration retry_after = 10 * sim::kMillisecond;
 
   void validate() const;
 };
@@ -72,6 +81,7 @@ struct ReadReport {
   std::uint32_t db_reads = 0;      // partitions read from Scylla
   std::uint32_t rows_read = 0;     // rows those reads scanned (per_shard: filtered at read)
   std::uint32_t cache_hits = 0;    // celebrity lists served by the hot-key client cache
+  std::uint32_t merged = 0;        // partitions merged into the reader's own (lists, parts)
 };
 
 class FanoutService {
@@ -88,7 +98,12 @@ class FanoutService {
   void stop();
 
   // Timeline partitions of users are [0, users); authors' recent-post lists [users, 2*users).
+  // Under split, the sub-timelines after those (policies/split.cpp).
   static std::uint32_t partitions_needed(const social::FollowGraph& g) { return 2 * g.users(); }
+  static std::uint32_t partitions_needed(const social::FollowGraph& g, const FanoutConfig& cfg) {
+    return 2 * g.users() +
+           (cfg.policy == FanoutPolicy::Split ? split_extra_partitions(g, cfg.split_follows) : 0);
+  }
   std::uint32_t posts_partition(std::uint32_t author) const { return graph_.users() + author; }
 
   void post(std::uint32_t author, std::function<void(const PostReport&)> done = {});
@@ -139,6 +154,9 @@ class FanoutService {
   bool is_on_read_author(std::uint32_t u) const;
   const FanoutConfig& config() const { return cfg_; }
   const Policy& policy() const { return *policy_; }
+  // shard_queue: the queue (null under the other policies); detect_*: the detector.
+  const ShardQueue* shard_queue() const { return shard_queue_.get(); }
+  const HyperFollowerDetector* hyper_detector() const { return hyper_detector_.get(); }
   // The process track of this service in a trace (sim/trace.hpp), e.g. its host path.
   void set_trace_name(std::string name) { trace_name_ = std::move(name); }
 
@@ -166,6 +184,8 @@ class FanoutService {
   std::unique_ptr<BackgroundPosts> background_;
   std::unique_ptr<hotkey::HotKeyDetector<std::uint32_t>> detector_;
   std::unique_ptr<hotkey::HotKeyClientCache<std::uint32_t>> client_cache_;
+  std::unique_ptr<ShardQueue> shard_queue_;
+  std::unique_ptr<HyperFollowerDetector> hyper_detector_;
   std::vector<std::unique_ptr<Job>> jobs_;
   std::vector<std::unique_ptr<ReadJob>> reads_;
   std::vector<std::unique_ptr<ListWrite>> list_writes_pool_;

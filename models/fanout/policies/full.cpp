@@ -5,12 +5,9 @@
 namespace fanout {
 namespace {
 
-class Full final : public Policy {
+class Full final : public EveryFollower {
  public:
   FanoutPolicy id() const override { return FanoutPolicy::Full; }
-  bool merged_at_read(std::uint32_t) const override { return false; }
-  bool thins_pages() const override { return false; }
-  void read_keys(std::uint32_t, std::vector<ReadKey>&) const override {}
 };
 
 }  // namespace

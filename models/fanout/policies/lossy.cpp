@@ -7,12 +7,10 @@
 namespace fanout {
 namespace {
 
-class Lossy final : public Policy {
+class Lossy final : public EveryFollower {
  public:
   FanoutPolicy id() const override { return FanoutPolicy::Lossy; }
-  bool merged_at_read(std::uint32_t) const override { return false; }
   bool thins_pages() const override { return true; }
-  void read_keys(std::uint32_t, std::vector<ReadKey>&) const override {}
 };
 
 }  // namespace

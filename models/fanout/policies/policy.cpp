@@ -14,7 +14,12 @@ constexpr Named kPolicies[] = {{FanoutPolicy::Full, "full"},
                                {FanoutPolicy::Lossy, "lossy"},
                                {FanoutPolicy::OnRead, "on_read"},
                                {FanoutPolicy::LossyOnRead, "lossy_on_read"},
-                               {FanoutPolicy::PerShard, "per_shard"}};
+                               {FanoutPolicy::PerShard, "per_shard"},
+                               {FanoutPolicy::Split, "split"},
+                               {FanoutPolicy::ShardQueue, "shard_queue"},
+                               {FanoutPolicy::DetectBlock, "detect_block"},
+                               {FanoutPolicy::DetectLimit, "detect_limit"},
+                               {FanoutPolicy::ShuffleRetry, "shuffle_retry"}};
 }  // namespace
 
 FanoutPolicy parse_fanout_policy(std::string_view s) {
@@ -24,7 +29,8 @@ FanoutPolicy parse_fanout_policy(std::string_view s) {
     }
   }
   throw std::invalid_argument("fanout: unknown policy '" + std::string(s) +
-                              "' (expected full, lossy, on_read, lossy_on_read or per_shard)");
+                              "' (expected full, lossy, on_read, lossy_on_read, per_shard, split, "
+                              "shard_queue, detect_block, detect_limit or shuffle_retry)");
 }
 
 std::string_view policy_name(FanoutPolicy p) {
@@ -57,6 +63,15 @@ std::unique_ptr<Policy> make_policy(FanoutPolicy p, const PolicyContext& ctx) {
       return make_lossy_on_read_policy(ctx);
     case FanoutPolicy::PerShard:
       return make_per_shard_policy(ctx);
+    case FanoutPolicy::Split:
+      return make_split_policy(ctx);
+    case FanoutPolicy::ShardQueue:
+      return make_shard_queue_policy(ctx);
+    case FanoutPolicy::DetectBlock:
+    case FanoutPolicy::DetectLimit:
+      return make_detect_policy(p, ctx);
+    case FanoutPolicy::ShuffleRetry:
+      return make_shuffle_retry_policy(ctx);
   }
   throw std::invalid_argument("fanout: policy id out of range");
 }

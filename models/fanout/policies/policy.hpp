@@ -3,25 +3,41 @@
 // "Policies"). The fan-out service (fanout_service.hpp) runs the mechanism -- pages of 10,000
 // followers, 1,000 writes in flight, the lossy page filter of components/lossy, the read
 // fan-in -- and asks its policy only these questions, so each policy is one small file here:
-//   full.cpp, lossy.cpp, on_read.cpp, lossy_on_read.cpp, per_shard.cpp.
+//   full.cpp, lossy.cpp, on_read.cpp, lossy_on_read.cpp, per_shard.cpp, split.cpp,
+//   shard_queue.cpp, hyper_detect.cpp (detect_block, detect_limit), shuffle_retry.cpp.
 // A policy holds no simulation state and draws nothing: the per-page r of the lossy filter
 // stays the service's named stream, so choosing a policy never moves another stream.
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "models/social/follow_graph.hpp"
+#include "sim/time.hpp"
 
 namespace scylla {
 class ScyllaCluster;
+struct ScyllaConfig;
 }
 
 namespace fanout {
 
-enum class FanoutPolicy { Full, Lossy, OnRead, LossyOnRead, PerShard };
-// "full", "lossy", "on_read", "lossy_on_read", "per_shard"; anything else throws std::invalid_argument
-// naming the valid choices.
+enum class FanoutPolicy {
+  Full,
+  Lossy,
+  OnRead,
+  LossyOnRead,
+  PerShard,
+  Split,
+  ShardQueue,
+  DetectBlock,
+  DetectLimit,
+  ShuffleRetry
+};
+// "full", "lossy", "on_read", "lossy_on_read", "per_shard", "split", "shard_queue",
+// "detect_block", "detect_limit", "shuffle_retry"; anything else throws std::invalid_argument naming the valid
+// choices.
 FanoutPolicy parse_fanout_policy(std::string_view s);
 std::string_view policy_name(FanoutPolicy p);
 // Whether the policy needs FanoutConfig::on_read_threshold >= 1.
@@ -35,7 +51,13 @@ struct PolicyContext {
   std::uint32_t lists_base = 0;
   std::uint32_t read_page_rows = 50;  // rows one timeline page needs
   scylla::ScyllaCluster* cluster = nullptr;  // where partitions live (replicas), for per_shard
+  std::uint32_t split_follows = 1'000;       // split: follows per sub-timeline
 };
+
+// split: how many sub-timelines a user following `follows` accounts has (>= 1), and the
+// partitions the split layout needs beyond the 2 x users of the others (split.cpp).
+std::uint32_t split_parts(std::uint32_t follows, std::uint32_t split_follows);
+std::uint32_t split_extra_partitions(const social::FollowGraph& g, std::uint32_t split_follows);
 
 // One partition a timeline read fetches and the rows it scans there.
 struct ReadKey {
@@ -60,6 +82,23 @@ class Policy {
   // cache it reads is kept fresh by the 30 s refresher.
   virtual bool thins_pages() const = 0;
 
+  // Timeline write: the partition of `follower`'s timeline that a post by `author` goes into
+  // (default: the follower's one partition; split: one of its sub-timelines).
+  virtual std::uint32_t timeline_partition(std::uint32_t follower, std::uint32_t) const {
+    return follower;
+  }
+  // The partitions `user`'s timeline is stored in, for warming them (default: just `user`).
+  virtual void timeline_partitions(std::uint32_t user, std::vector<std::uint32_t>& out) const {
+    out.push_back(user);
+  }
+  // Post write: the kept writes of each page go into the fan-out queue partitioned by shard
+  // (models/fanout/shard_queue.hpp) and the next page is fetched at once, instead of 1,000 in
+  // flight and the page waiting for its slowest write.
+  virtual bool queues_by_shard() const { return false; }
+  // Every timeline write passes the hyper-follower detector (models/fanout/hyper_detector.hpp);
+  // once it flags an account, that account's writes are dropped (block) or rate-limited.
+  virtual bool gates_writes() const { return false; }
+
   // Timeline read: the partitions one read of `reader`'s timeline fetches, appended to `keys`
   // after the reader's own timeline partition (which the service adds first).
   virtual void read_keys(std::uint32_t reader, std::vector<ReadKey>& keys) const = 0;
@@ -67,6 +106,18 @@ class Policy {
  protected:
   explicit Policy(std::uint32_t lists_base = 0) : lists_base_(lists_base) {}
   std::uint32_t lists_base_;
+};
+
+// What full and the policies that change only how its writes are made share: every post fanned
+// out to every follower, unthinned, and a read of the reader's own timeline only.
+class EveryFollower : public Policy {
+ public:
+  bool merged_at_read(std::uint32_t) const override { return false; }
+  bool thins_pages() const override { return false; }
+  void read_keys(std::uint32_t, std::vector<ReadKey>&) const override {}
+
+ protected:
+  using Policy::Policy;
 };
 
 std::unique_ptr<Policy> make_policy(FanoutPolicy p, const PolicyContext& ctx);
@@ -77,5 +128,15 @@ std::unique_ptr<Policy> make_lossy_policy(const PolicyContext& ctx);
 std::unique_ptr<Policy> make_on_read_policy(const PolicyContext& ctx);
 std::unique_ptr<Policy> make_lossy_on_read_policy(const PolicyContext& ctx);
 std::unique_ptr<Policy> make_per_shard_policy(const PolicyContext& ctx);
+std::unique_ptr<Policy> make_split_policy(const PolicyContext& ctx);
+std::unique_ptr<Policy> make_shard_queue_policy(const PolicyContext& ctx);
+std::unique_ptr<Policy> make_detect_policy(FanoutPolicy p, const PolicyContext& ctx);
+std::unique_ptr<Policy> make_shuffle_retry_policy(const PolicyContext& ctx);
+
+// shuffle_retry lives in the cluster's placement and read path: the Scylla configuration a
+// policy needs, from the one given (unchanged for every other policy; shuffle_retry.cpp).
+void configure_cluster_for(FanoutPolicy p, sim::Duration retry_after, scylla::ScyllaConfig& sc);
+// "" or why `sc` cannot run policy p (shuffle_retry without its placement or retry).
+std::string cluster_mismatch(FanoutPolicy p, const scylla::ScyllaConfig& sc);
 
 }  // namespace fanout

@@ -225,11 +225,14 @@ TEST_CASE("fan-out-on-read: the read path pays, in partitions read and in latenc
 
 TEST_CASE("policy names round-trip; on_read without a threshold is rejected") {
   for (auto p : {FanoutPolicy::Full, FanoutPolicy::Lossy, FanoutPolicy::OnRead,
-                 FanoutPolicy::LossyOnRead, FanoutPolicy::PerShard}) {
+                 FanoutPolicy::LossyOnRead, FanoutPolicy::PerShard, FanoutPolicy::Split,
+                 FanoutPolicy::ShardQueue, FanoutPolicy::DetectBlock, FanoutPolicy::DetectLimit,
+                 FanoutPolicy::ShuffleRetry}) {
     CHECK(parse_fanout_policy(policy_name(p)) == p);
   }
   CHECK_THROWS_WITH(parse_fanout_policy("onread"),
-                    Catch::Contains("full, lossy, on_read, lossy_on_read or per_shard"));
+                    Catch::Contains("full, lossy, on_read, lossy_on_read, per_shard, split, "
+                                    "shard_queue, detect_block, detect_limit or shuffle_retry"));
   FanoutConfig cfg;
   cfg.policy = FanoutPolicy::OnRead;
   CHECK_THROWS_WITH(cfg.validate(), Catch::Contains("on_read_threshold"));
