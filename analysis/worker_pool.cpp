@@ -85,19 +85,18 @@ std::string WorkerExit::describe() const {
   return "exit " + std::to_string(exit_code);
 }
 
-std::vector<WorkerExit> run_workers(const std::vector<WorkerJob>& jobs, int parallelism,
-                                    const std::function<void(std::size_t, const WorkerExit&)>&
-                                        on_done) {
+std::size_t run_worker_stream(const std::function<std::optional<WorkerJob>(std::size_t)>& next,
+                              int parallelism,
+                              const std::function<void(std::size_t, const WorkerExit&)>& on_done) {
   if (parallelism < 1) {
     throw std::invalid_argument("--jobs must be at least 1, got " + std::to_string(parallelism));
   }
-  std::vector<WorkerExit> exits(jobs.size());
   std::map<pid_t, std::size_t> running;  // our children only; other pids are not ours to reap
-  std::size_t next = 0;
-  auto start_one = [&] {
-    const auto& job = jobs[next];
+  std::size_t started = 0;
+  bool more = true;
+  auto start_one = [&](const WorkerJob& job) {
     if (job.argv.empty()) {
-      throw std::invalid_argument("worker job " + std::to_string(next) + " has no program");
+      throw std::invalid_argument("worker job " + std::to_string(started) + " has no program");
     }
     // Prepared before fork: the child must not allocate.
     std::vector<char*> argv;
@@ -113,23 +112,30 @@ std::vector<WorkerExit> run_workers(const std::vector<WorkerJob>& jobs, int para
     if (pid == 0) {
       exec_child(argv, log);
     }
-    running[pid] = next++;
+    running[pid] = started++;
   };
-  // An exception from on_done (compare found the sweep is wrong: a metric no run reports)
-  // or from fork stops the pool: the children still running are killed and reaped, so no
-  // worker outlives the call or burns CPU on a sweep that will not be reported.
+  // An exception from on_done (compare found the sweep is wrong: a metric no run reports),
+  // from next or from fork stops the pool: the children still running are killed and reaped,
+  // so no worker outlives the call or burns CPU on a sweep that will not be reported.
   try {
-    while (next < jobs.size() || !running.empty()) {
-      while (next < jobs.size() && static_cast<int>(running.size()) < parallelism) {
-        start_one();
+    while (more || !running.empty()) {
+      while (more && static_cast<int>(running.size()) < parallelism) {
+        std::optional<WorkerJob> job = next(started);
+        if (!job) {
+          more = false;
+          break;
+        }
+        start_one(*job);
+      }
+      if (running.empty()) {
+        break;
       }
       auto done = wait_for_job(running);
       if (!done) {
         continue;
       }
-      exits[done->index] = done->exit;
       if (on_done) {
-        on_done(done->index, exits[done->index]);
+        on_done(done->index, done->exit);
       }
     }
   } catch (...) {
@@ -143,6 +149,27 @@ std::vector<WorkerExit> run_workers(const std::vector<WorkerJob>& jobs, int para
     }
     throw;
   }
+  return started;
+}
+
+std::vector<WorkerExit> run_workers(const std::vector<WorkerJob>& jobs, int parallelism,
+                                    const std::function<void(std::size_t, const WorkerExit&)>&
+                                        on_done) {
+  std::vector<WorkerExit> exits(jobs.size());
+  run_worker_stream(
+      [&](std::size_t k) -> std::optional<WorkerJob> {
+        if (k >= jobs.size()) {
+          return std::nullopt;
+        }
+        return jobs[k];
+      },
+      parallelism,
+      [&](std::size_t k, const WorkerExit& e) {
+        exits[k] = e;
+        if (on_done) {
+          on_done(k, exits[k]);
+        }
+      });
   return exits;
 }
 

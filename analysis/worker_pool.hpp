@@ -48,6 +48,15 @@ std::vector<WorkerExit> run_workers(const std::vector<WorkerJob>& jobs, int para
                                     const std::function<void(std::size_t, const WorkerExit&)>&
                                         on_done = {});
 
+// The same pool fed one job at a time: `next(k)` gives job k, or nullopt to start no more, and
+// is called only when a worker slot is free, so a caller can decide (budget, a failure seen in
+// `on_done`) what to start while earlier jobs still run, with no barrier between batches.
+// Returns how many jobs were started; every one has ended (and had its on_done) on return.
+// On an exception (from next, on_done or fork) the running jobs are killed and reaped.
+std::size_t run_worker_stream(const std::function<std::optional<WorkerJob>(std::size_t)>& next,
+                              int parallelism,
+                              const std::function<void(std::size_t, const WorkerExit&)>& on_done);
+
 // The path of the running executable (/proc/self/exe resolved), for re-executing ourselves.
 std::string self_executable();
 

@@ -137,31 +137,32 @@ void judge(const FuzzOptions& o, RunOutcome& r) {
   }
 }
 
-// Runs `count` runs in chunks so the budget is checked between chunks; each chunk's worlds are
-// drawn and written just before it runs (`make(k)` fills runs[k] and returns its job), so a
-// campaign of a million fresh seeds under a budget writes only the runs it starts.
+// Runs `count` runs, at most o.jobs at once, each started as soon as a worker is free (no
+// barrier: one long fault world does not leave the other cores idle). Each run's world is drawn
+// and written just before it starts (`make(k)` fills runs[k] and returns its job), so a
+// campaign of a million fresh seeds under a budget writes only the runs it starts. The budget
+// and --first-failure are checked before each start: runs start in campaign order, so every run
+// before the first failing one has started (and is collected) when the campaign stops. Returns
+// how many runs were not started.
 std::size_t run_all(const FuzzOptions& o, std::vector<RunOutcome>& runs, std::size_t count,
                     const std::function<analysis::WorkerJob(std::size_t)>& make) {
   auto t0 = std::chrono::steady_clock::now();
-  std::size_t chunk = static_cast<std::size_t>(std::max(1, o.jobs)) * 8;
-  for (std::size_t begin = 0; begin < count; begin += chunk) {
-    double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (o.budget_seconds && spent >= *o.budget_seconds) return count - begin;
-    std::size_t end = std::min(count, begin + chunk);
-    std::vector<analysis::WorkerJob> part;
-    for (std::size_t k = begin; k < end; ++k) part.push_back(make(k));
-    auto exits = analysis::run_workers(part, o.jobs);
-    for (std::size_t i = 0; i < exits.size(); ++i) {
-      collect(runs[begin + i], exits[i], o.only_invariant);
-      judge(o, runs[begin + i]);
-    }
-    if (o.first_failure && std::any_of(runs.begin() + static_cast<std::ptrdiff_t>(begin),
-                                       runs.begin() + static_cast<std::ptrdiff_t>(end),
-                                       [](const RunOutcome& r) { return r.failed; })) {
-      return count - end;
-    }
-  }
-  return 0;
+  bool failed = false;
+  std::size_t started = analysis::run_worker_stream(
+      [&](std::size_t k) -> std::optional<analysis::WorkerJob> {
+        if (k >= count || (o.first_failure && failed)) return std::nullopt;
+        double spent =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (o.budget_seconds && spent >= *o.budget_seconds) return std::nullopt;
+        return make(k);
+      },
+      std::max(1, o.jobs),
+      [&](std::size_t k, const analysis::WorkerExit& exit) {
+        collect(runs[k], exit, o.only_invariant);
+        judge(o, runs[k]);
+        failed = failed || runs[k].failed;
+      });
+  return count - started;
 }
 
 std::string reproducer(const RunOutcome& r) {

@@ -33,7 +33,7 @@ struct FuzzOptions {
   // Only this invariant counts as a failure (others are ignored), and shrinking keeps it
   // failing: the planted-bug table finds and shrinks one bug at a time. "" = any.
   std::string only_invariant;
-  bool first_failure = false;  // stop starting runs after the chunk with the first failure
+  bool first_failure = false;  // stop starting runs once a run has failed
   // Liveness mode (fuzz/liveness.hpp): the time allowed, after the last fault ends, to return
   // to the healthy band; a run still out of it fails as "liveness" (metastable). None = off.
   std::optional<sim::Duration> liveness;

@@ -286,6 +286,34 @@ TEST_CASE("an exception from on_done kills the workers still running") {
   CHECK(errno == ECHILD);
 }
 
+TEST_CASE("a worker stream starts each job when a slot frees, with no barrier, and stops on nullopt") {
+  // Job 0 waits (at most 30 s, then fails) for the file job 4 writes, while jobs 1..4 run one
+  // after another in the second slot: a pool that waited for a whole batch (jobs 0-1, then 2-3)
+  // would never start job 4 while job 0 runs.
+  auto flag = fresh_dir("stream") / "job4-ran";
+  std::string wait = "i=0; while [ ! -e '" + flag.string() +
+                     "' ]; do i=$((i+1)); [ $i -gt 3000 ] && exit 1; sleep 0.01; done";
+  std::vector<std::size_t> done;
+  std::vector<std::size_t> asked;
+  std::size_t started = run_worker_stream(
+      [&](std::size_t k) -> std::optional<WorkerJob> {
+        asked.push_back(k);
+        if (k == 5) return std::nullopt;
+        std::string script = k == 0 ? wait : k == 4 ? "touch '" + flag.string() + "'" : "exit 0";
+        return WorkerJob{{"/bin/sh", "-c", script}, ""};
+      },
+      2, [&](std::size_t k, const WorkerExit& e) {
+        CHECK(e.exit_code == 0);
+        done.push_back(k);
+      });
+  CHECK(started == 5);
+  REQUIRE(done.size() == 5);
+  CHECK(done.back() == 0);
+  CHECK(asked == std::vector<std::size_t>{0, 1, 2, 3, 4, 5});  // nullopt: never asked again
+  CHECK_THROWS_AS(run_worker_stream([](std::size_t) { return std::optional<WorkerJob>(); }, 0, {}),
+                  std::invalid_argument);
+}
+
 TEST_CASE("worker exits are decoded: status, signal, missing program") {
   std::vector<WorkerJob> jobs{{{"/bin/sh", "-c", "exit 0"}, ""},
                               {{"/bin/sh", "-c", "exit 3"}, ""},
