@@ -467,6 +467,8 @@ Perturbation draw_perturbation(const scenarios::Scenario& base, std::uint64_t se
            Window{FaultKind::ScyllaSlow, kScyllaSlowLengthMinS, kScyllaSlowLengthMaxS},
            Window{FaultKind::LogStall, kLogStallMinS, kLogStallMaxS},
            Window{FaultKind::FdLimit, kFdLimitLengthMinS, kFdLimitLengthMaxS}});
+  windows(host_paths(base, "fanout"),
+          {Window{FaultKind::ScyllaSlow, kScyllaSlowLengthMinS, kScyllaSlowLengthMaxS}});
   return p;
 }
 

@@ -35,7 +35,8 @@ const std::vector<FaultKindSpec>& fault_kinds() {
        "dataplane: the local memcached takes that much longer per request"},
       {"scylla-slow", "scylla_slow_node", false, false,
        "the slowdown factor of Scylla node 0 (a number >= 1)",
-       "dataplane: reads sent to Scylla node 0 take that many times longer"},
+       "dataplane: reads sent to Scylla node 0 take that many times longer; fanout: node 0's "
+       "shards need that many times the CPU per task"},
       {"log-stall", "log_drain_stalled", true, false, "",
        "dataplane: the log collector stops reading the pipe; writers block once it is full "
        "and drain after"},

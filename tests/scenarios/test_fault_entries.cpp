@@ -333,3 +333,20 @@ TEST_CASE("fd-limit: dials beyond the process's open-file limit fail with EMFILE
                               "strength: 100}\n"))
             .find("which has no fd-limit fault") != std::string::npos);
 }
+
+TEST_CASE("scylla-slow on the fan-out: node 0's shards queue, so writes and reads answer later") {
+  std::ifstream in(std::string(SKYSIM_SOURCE_DIR) + "/scenarios/fuzz/fanout.yaml");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string base = ss.str();
+  REQUIRE(!base.empty());
+  Ran plain = run_text(base);
+  Ran slow = run_text(base + "faults:\n  - {type: scylla-slow, at: +1s, duration: 8s, target: "
+                             "east/timelines/0, strength: 20}\n");
+  CHECK(slow.fingerprint != plain.fingerprint);
+  const std::string reads = "requests.latency_ns{client=app-readers,endpoint=read}";
+  REQUIRE(plain.mean.count(reads) == 1);
+  INFO("readers' mean latency " << plain.mean[reads] / 1e6 << " ms -> " << slow.mean[reads] / 1e6
+                                << " ms");
+  CHECK(slow.mean[reads] > 1.2 * plain.mean[reads]);
+}
