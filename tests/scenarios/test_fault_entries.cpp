@@ -144,13 +144,15 @@ double at_end(const Ran& r, const std::string& name) {
   return it == r.end.end() ? 0.0 : it->second;
 }
 
-std::string dataplane_base() {
-  std::ifstream in(std::string(SKYSIM_SOURCE_DIR) + "/scenarios/fuzz/dataplane.yaml");
+// A fuzz base's text (scenarios/fuzz/NAME.yaml), to append `faults:` to.
+std::string fuzz_base(const std::string& name) {
+  std::ifstream in(std::string(SKYSIM_SOURCE_DIR) + "/scenarios/fuzz/" + name + ".yaml");
   std::stringstream ss;
   ss << in.rdbuf();
   REQUIRE(!ss.str().empty());
   return ss.str();
 }
+std::string dataplane_base() { return fuzz_base("dataplane"); }
 
 // The data-plane base with a 100 ms memcached restart at +5 s (every connection redials after
 // it) and `extra` fault entries.
@@ -335,11 +337,7 @@ TEST_CASE("fd-limit: dials beyond the process's open-file limit fail with EMFILE
 }
 
 TEST_CASE("scylla-slow on the fan-out: node 0's shards queue, so writes and reads answer later") {
-  std::ifstream in(std::string(SKYSIM_SOURCE_DIR) + "/scenarios/fuzz/fanout.yaml");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string base = ss.str();
-  REQUIRE(!base.empty());
+  const std::string base = fuzz_base("fanout");
   Ran plain = run_text(base);
   Ran slow = run_text(base + "faults:\n  - {type: scylla-slow, at: +1s, duration: 8s, target: "
                              "east/timelines/0, strength: 20}\n");
