@@ -55,6 +55,28 @@ constexpr double kMcDownMinS = 0.01, kMcDownMaxS = 5;
 // gossip); 1..RF nodes, so some windows leave partitions short of CL.
 constexpr double kScyllaDownMinS = 0.1, kScyllaDownMaxS = 10;
 
+// assumption: partitions of 100 ms-10 s (a switch reboot, a flapping route; long enough that
+// TCP's backoff outlasts them); 1-30 % segment loss for 1-30 s (a failing link or NIC).
+constexpr double kPartitionMinS = 0.1, kPartitionMaxS = 10;
+constexpr double kLossMin = 0.01, kLossMax = 0.30;
+constexpr double kLossLengthMinS = 1, kLossLengthMaxS = 30;
+// assumption: 10-100 % of SYNs to memcached lost for 100 ms-5 s (a full conntrack table, a
+// DROP rule); memcached 1 ms-1 s slower per request for 100 ms-10 s (swapping, a noisy
+// neighbour), the long end past gomemcache's 500 ms Timeout.
+constexpr double kSynLossMin = 0.1, kSynLossMax = 1;
+constexpr double kSynLengthMinS = 0.1, kSynLengthMaxS = 5;
+constexpr double kMcSlowMinMs = 1, kMcSlowMaxMs = 1000;
+constexpr double kMcSlowLengthMinS = 0.1, kMcSlowLengthMaxS = 10;
+// assumption: a Scylla node 2-50 x slower for 1-10 s (compaction, a failing disk); a log
+// collector stalled 100 ms-5 s (a log driver blocked on its disk).
+constexpr double kScyllaSlowMin = 2, kScyllaSlowMax = 50;
+constexpr double kScyllaSlowLengthMinS = 1, kScyllaSlowLengthMaxS = 10;
+constexpr double kLogStallMinS = 0.1, kLogStallMaxS = 5;
+// assumption: RLIMIT_NOFILE lowered to 20-2,000 descriptors at full scale (a container started
+// with a low ulimit, a leak eating the rest) for 1-20 s.
+constexpr double kFdLimitMin = 20, kFdLimitMax = 2000;
+constexpr double kFdLimitLengthMinS = 1, kFdLimitLengthMaxS = 20;
+
 struct Drawer {
   const scenarios::Scenario& base;
   sim::Rng& rng;
@@ -136,6 +158,15 @@ struct Drawer {
           rng.uniform_int(0, static_cast<std::int64_t>(hosts.size()) - 1))];
       if (kind == FaultKind::DelaySpike)
         f.strength = std::round(rng.uniform(kDelayMinMs, kDelayMaxMs));
+      if (kind == FaultKind::PacketLoss)
+        f.strength = std::round(rng.uniform(kLossMin, kLossMax) * 1000) / 1000;
+      if (kind == FaultKind::SynDrop)
+        f.strength = std::round(rng.uniform(kSynLossMin, kSynLossMax) * 1000) / 1000;
+      if (kind == FaultKind::MemcachedSlow)
+        f.strength = std::round(rng.uniform(kMcSlowMinMs, kMcSlowMaxMs));
+      if (kind == FaultKind::FdLimit) f.strength = std::round(rng.uniform(kFdLimitMin, kFdLimitMax));
+      if (kind == FaultKind::ScyllaSlow)
+        f.strength = std::round(rng.uniform(kScyllaSlowMin, kScyllaSlowMax) * 10) / 10;
       if (kind == FaultKind::OomKill) {
         // The limit is drawn against the target host's own baseline heap (full scale).
         auto a = f.target.find('/'), b = f.target.rfind('/');
@@ -295,6 +326,20 @@ const char* fault_kind_name(FaultKind k) {
       return "go-gc-pause";
     case FaultKind::ScyllaDown:
       return "scylla-down";
+    case FaultKind::Partition:
+      return "partition";
+    case FaultKind::PacketLoss:
+      return "packet-loss";
+    case FaultKind::SynDrop:
+      return "syn-drop";
+    case FaultKind::MemcachedSlow:
+      return "memcached-slow";
+    case FaultKind::ScyllaSlow:
+      return "scylla-slow";
+    case FaultKind::LogStall:
+      return "log-stall";
+    case FaultKind::FdLimit:
+      return "fd-limit";
   }
   return "?";
 }
@@ -308,6 +353,12 @@ std::string Fault::describe() const {
   if (kind == FaultKind::CommitUnknown) o << " p=" << scenarios::format_real(strength);
   if (kind == FaultKind::OomKill) o << " limit=" << scenarios::format_size(std::llround(strength));
   if (kind == FaultKind::ScyllaDown) o << " nodes=" << std::llround(strength);
+  if (kind == FaultKind::PacketLoss || kind == FaultKind::SynDrop) {
+    o << " p=" << scenarios::format_real(strength);
+  }
+  if (kind == FaultKind::MemcachedSlow) o << " +" << scenarios::format_real(strength) << "ms";
+  if (kind == FaultKind::ScyllaSlow) o << " x" << scenarios::format_real(strength);
+  if (kind == FaultKind::FdLimit) o << " nofile=" << std::llround(strength);
   if (kind == FaultKind::HugeBatch) {
     o << " " << scenarios::format_rate(strength) << " of " << scenarios::format_size(size_bytes);
   }
@@ -395,6 +446,29 @@ Perturbation draw_perturbation(const scenarios::Scenario& base, std::uint64_t se
     p.swarm.push_back(std::string("scylla-down=") + (on ? "on" : "off"));
     if (on) d.scylla_down(fanouts);
   }
+  // Issue 25 item 4's kinds, drawn after all of the above.
+  struct Window {
+    FaultKind kind;
+    double min_s, max_s;
+  };
+  auto windows = [&](const std::vector<std::string>& hosts, std::initializer_list<Window> ws) {
+    if (hosts.empty()) return;
+    for (const Window& w : ws) {
+      bool on = rng.bernoulli(0.5);
+      p.swarm.push_back(std::string(fault_kind_name(w.kind)) + (on ? "=on" : "=off"));
+      if (on) d.host_windows(w.kind, hosts, w.min_s, w.max_s);
+    }
+  };
+  windows(queue_hosts, {Window{FaultKind::Partition, kPartitionMinS, kPartitionMaxS},
+                        Window{FaultKind::PacketLoss, kLossLengthMinS, kLossLengthMaxS}});
+  windows(dataplane_hosts,
+          {Window{FaultKind::SynDrop, kSynLengthMinS, kSynLengthMaxS},
+           Window{FaultKind::MemcachedSlow, kMcSlowLengthMinS, kMcSlowLengthMaxS},
+           Window{FaultKind::ScyllaSlow, kScyllaSlowLengthMinS, kScyllaSlowLengthMaxS},
+           Window{FaultKind::LogStall, kLogStallMinS, kLogStallMaxS},
+           Window{FaultKind::FdLimit, kFdLimitLengthMinS, kFdLimitLengthMaxS}});
+  windows(host_paths(base, "fanout"),
+          {Window{FaultKind::ScyllaSlow, kScyllaSlowLengthMinS, kScyllaSlowLengthMaxS}});
   return p;
 }
 
@@ -453,7 +527,22 @@ YAML::Node perturbed_doc(const scenarios::Scenario& base, const Perturbation& p)
       case FaultKind::GcPause:
       case FaultKind::MemcachedRestart:
       case FaultKind::GoGcPause:
+      case FaultKind::Partition:
+      case FaultKind::LogStall:
         faults.push_back(fault_entry(f, ""));
+        break;
+      case FaultKind::PacketLoss:
+      case FaultKind::SynDrop:
+        faults.push_back(fault_entry(f, scenarios::format_real(f.strength * 100) + "%"));
+        break;
+      case FaultKind::MemcachedSlow:
+        faults.push_back(fault_entry(f, ms_text(round_ms(f.strength / 1e3))));
+        break;
+      case FaultKind::ScyllaSlow:
+        faults.push_back(fault_entry(f, scenarios::format_real(f.strength)));
+        break;
+      case FaultKind::FdLimit:
+        faults.push_back(fault_entry(f, std::to_string(std::llround(f.strength))));
         break;
       case FaultKind::CommitUnknown:
         faults.push_back(fault_entry(f, scenarios::format_real(f.strength * 100) + "%"));

@@ -30,7 +30,15 @@ enum class FaultKind {
   OomKill,
   MemcachedRestart,
   GoGcPause,
-  ScyllaDown
+  ScyllaDown,
+  // Added with issue 25 item 4 (drawn after every kind above, so older seeds keep their knobs).
+  Partition,
+  PacketLoss,
+  SynDrop,
+  MemcachedSlow,
+  ScyllaSlow,
+  LogStall,
+  FdLimit
 };
 const char* fault_kind_name(FaultKind k);
 

@@ -42,6 +42,16 @@ std::optional<double> weaker(const Fault& f) {
     case FaultKind::ScyllaDown:
       if (f.strength <= 1) return std::nullopt;
       return f.strength - 1;
+    case FaultKind::PacketLoss:
+    case FaultKind::SynDrop:
+      if (f.strength <= 0.001) return std::nullopt;
+      return std::max(0.001, std::round(f.strength / 2 * 1000) / 1000);
+    case FaultKind::MemcachedSlow:
+      if (f.strength <= 1) return std::nullopt;
+      return std::max(1.0, std::round(f.strength / 2));
+    case FaultKind::ScyllaSlow:
+      if (f.strength <= 1.05) return std::nullopt;
+      return std::round((1 + (f.strength - 1) / 2) * 10) / 10;
     default:
       return std::nullopt;
   }

@@ -10,6 +10,13 @@ const std::vector<FaultKindSpec>& fault_kinds() {
        "queue-server: the link delivers nothing, then everything in order"},
       {"gc-pause", "paused", true, false, "",
        "queue-server: a stop-the-world pause; no request starts or finishes"},
+      {"partition", "link_partitioned", true, false, "",
+       "queue-server: the host is cut off from its clients; TCP retransmits (RTO 200 ms "
+       "doubling), so what was sent arrives at the first retransmission after the heal"},
+      {"packet-loss", "link_loss", false, false,
+       "the share of segments lost (a percentage)",
+       "queue-server: each segment on the link is lost with that probability and retransmitted "
+       "after the RTO, holding the ones behind it"},
       {"commit-unknown", "commit_unknown_probability", false, true,
        "the share of commits answered commit_unknown_result (a percentage)",
        "uid-interning: FoundationDB error 1021 on that share of commits"},
@@ -19,6 +26,23 @@ const std::vector<FaultKindSpec>& fault_kinds() {
        "dataplane: the local memcached is down, then back empty"},
       {"go-gc-pause", "gc_paused", true, false, "",
        "dataplane: the Go process is stopped (a forced stop-the-world)"},
+      {"syn-drop", "memcached_syn_loss", false, false,
+       "the share of SYNs lost (a percentage)",
+       "dataplane: SYNs to the local memcached are lost; the 1 s SYN retransmit outlasts the "
+       "500 ms dial timeout, so each loss is a connect timeout"},
+      {"memcached-slow", "memcached_slowdown", false, false,
+       "the extra time per request (a duration)",
+       "dataplane: the local memcached takes that much longer per request"},
+      {"scylla-slow", "scylla_slow_node", false, false,
+       "the slowdown factor of Scylla node 0 (a number >= 1)",
+       "dataplane: reads sent to Scylla node 0 take that many times longer; fanout: node 0's "
+       "shards need that many times the CPU per task"},
+      {"log-stall", "log_drain_stalled", true, false, "",
+       "dataplane: the log collector stops reading the pipe; writers block once it is full "
+       "and drain after"},
+      {"fd-limit", "fd_limit", false, false,
+       "the RLIMIT_NOFILE soft limit (a count of descriptors, full scale)",
+       "dataplane: dials beyond the process's open-file limit fail with EMFILE"},
       {"scylla-down", "down_nodes", false, true, "how many Scylla nodes are down (a count)",
        "fanout: the first N nodes are down; ops short of CL wait"},
   };

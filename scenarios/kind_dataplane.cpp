@@ -197,6 +197,20 @@ std::vector<sim::ParamSpec> dataplane_params() {
         "fault hook: while true the local memcached is down (dials refused); set back to false it "
         "restarts empty and old connections read EOF (a restart as long as the window)",
         true),
+      p("memcached_slowdown", ParamType::Duration, "", "0s",
+        "fault hook: extra worker time per request at the local memcached (a slow or swapping "
+        "memcached; requests queue behind it and gomemcache's 500 ms Timeout fires); 0 = none",
+        true, 0, 1e12),
+      p("memcached_syn_loss", ParamType::Percent, "", "0%",
+        "fault hook: share of SYNs to the local memcached lost; Linux retransmits a SYN only "
+        "after the 1 s initial RTO (TCP_TIMEOUT_INIT), past the 500 ms dial timeout, so each "
+        "loss is a connect timeout (stream <host>/memcached-syn-loss)",
+        true, 0, 1),
+      p("fd_limit", ParamType::Int, "fds", "0",
+        "fault hook: the process's RLIMIT_NOFILE at full scale (scaled like the pools); dials "
+        "once it holds that many descriptors (its sockets + 7 baseline, fd_limit.hpp) fail with "
+        "EMFILE; 0 = none",
+        true, 0, 1e9),
       p("cache_items", ParamType::Count, "items", "2M",
         "memcached capacity at full scale (assumption; size not published)", false, 1, 1e12),
       p("cache_max_connections", ParamType::Count, "conns", "1M",
@@ -218,6 +232,11 @@ std::vector<sim::ParamSpec> dataplane_params() {
         "time, so a blocked write waits for the reader to finish a page; 4KiB = Linux, as the "
         "testbed measures (docs/testbed.md); 0 = byte-granular room (the model before it)",
         false, 0, 1e9),
+      p("log_drain_stalled", ParamType::Bool, "", "false",
+        "fault hook: while true the log collector reads nothing from the pipe (a stalled "
+        "container log driver); writers block once it is full and return, in order, as it "
+        "drains again",
+        true),
       p("log_line_bytes", ParamType::Size, "bytes", "330",
         "bytes per error line (the §1.5 JSON record)", false, 1, 1e6),
       // Scylla share (§7.6)
@@ -227,6 +246,10 @@ std::vector<sim::ParamSpec> dataplane_params() {
       p("scylla_read_median", ParamType::Duration, "", "600us",
         "Scylla read median (assumption: like the ~600 µs write average, §7.6)", false, 1, 1e12),
       p("scylla_read_p99", ParamType::Duration, "", "15ms", "Scylla P99 (§7.6)", false, 1, 1e12),
+      p("scylla_slow_node", ParamType::Double, "x", "1",
+        "fault hook: reads the pool sends to Scylla node 0 take this many times their drawn "
+        "time (one slow node of scylla_hosts; with scylla_conns 0, every read); 1 = none",
+        true, 1, 1e6),
   };
 }
 
@@ -336,6 +359,17 @@ class DataPlaneInstance final : public Instance {
     // The fault hooks may also start on (a what-if from the first instant).
     if (ctx.params.flag("memcached_down")) host_.set_cache_down(true);
     if (ctx.params.flag("gc_paused")) host_.set_gc_paused(true);
+    if (ctx.params.duration("memcached_slowdown") > 0) {
+      set("memcached_slowdown", ctx.params.get("memcached_slowdown"));
+    }
+    if (ctx.params.fraction("memcached_syn_loss") > 0) {
+      set("memcached_syn_loss", ctx.params.get("memcached_syn_loss"));
+    }
+    if (ctx.params.flag("log_drain_stalled")) host_.set_log_stalled(true);
+    if (ctx.params.integer("fd_limit") > 0) set("fd_limit", ctx.params.get("fd_limit"));
+    if (ctx.params.real("scylla_slow_node") != 1.0) {
+      host_.set_scylla_slow(1, ctx.params.real("scylla_slow_node"));
+    }
     m.gauge_fn("dataplane.up", host, [&go] { return go.alive() ? 1.0 : 0.0; });
     m.gauge_fn("go.threads", host, [&go] { return static_cast<double>(go.threads()); });
     m.gauge_fn("go.goroutines", host, [&go] { return static_cast<double>(go.goroutines()); });
@@ -423,9 +457,35 @@ class DataPlaneInstance final : public Instance {
       host_.set_cache_down(v.integer != 0);
     } else if (name == "gc_paused") {
       host_.set_gc_paused(v.integer != 0);
+    } else if (name == "memcached_slowdown") {
+      host_.set_cache_slowdown(v.integer);
+    } else if (name == "memcached_syn_loss") {
+      fault_counters();
+      host_.set_cache_syn_loss(v.number);
+    } else if (name == "log_drain_stalled") {
+      host_.set_log_stalled(v.integer != 0);
+    } else if (name == "fd_limit") {
+      if (!emfile_counter_) {
+        emfile_counter_ = true;  // named on first use, as the SYN-loss counter
+        metrics_.counter_fn("dataplane.emfile", {{"dc", datacenter_}, {"host", path()}},
+                            [this] { return static_cast<double>(host_.emfile_errors()); });
+      }
+      host_.set_fd_limit(v.integer > 0 ? scaled(v.integer, scale_) : 0);
+    } else if (name == "scylla_slow_node") {
+      host_.set_scylla_slow(1, v.number);
     } else {
       Instance::set(name, v);
     }
+  }
+
+  // The SYN-loss fault's counter, named when it is first set (not before: a new series would
+  // move the metrics of every run without it).
+  void fault_counters() {
+    if (syn_counter_) return;
+    syn_counter_ = true;
+    metrics_.counter_fn("memcached.syns_lost", {{"dc", datacenter_}, {"host", path()}}, [this] {
+      return static_cast<double>(host_.cache_server().stats().syns_lost);
+    });
   }
 
   // Code or config of the running build (what a deploy ships); false when `name` is not one.
@@ -501,6 +561,8 @@ class DataPlaneInstance final : public Instance {
   bool deploy_restarts_;
   double scale_;
   sim::MetricsRegistry& metrics_;
+  bool syn_counter_ = false;
+  bool emfile_counter_ = false;
   std::string datacenter_;
 };
 

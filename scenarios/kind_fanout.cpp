@@ -139,6 +139,12 @@ std::vector<sim::ParamSpec> fanout_params() {
                               "Scylla nodes down (the first n); settable mid-run", 0, 1e4);
   down.settable = true;
   specs.push_back(down);
+  // Fault hook (the `scylla-slow` fault, like the data plane's): node 0's shards need this many
+  // times their drawn CPU per task (docs/models/scylla.md, "A slow node").
+  sim::ParamSpec slow = param("scylla_slow_node", ParamType::Double, "x", "1",
+                              "Scylla node 0 this many times slower per task; 1 = none", 1, 1e6);
+  slow.settable = true;
+  specs.push_back(slow);
   return specs;
 }
 
@@ -202,6 +208,7 @@ class FanoutInstance final : public Instance {
         sim_, sc, fanout::FanoutService::partitions_needed(*graph_, fc), path() + "/scylla");
 
     if (v.integer("down_nodes") > 0) set("down_nodes", v.get("down_nodes"));
+    if (v.real("scylla_slow_node") != 1.0) set("scylla_slow_node", v.get("scylla_slow_node"));
     service_ = std::make_unique<fanout::FanoutService>(sim_, *cluster_, *graph_, fc);
     service_->set_trace_name(path());
     posts_per_followed_s_ = v.real("posts_per_followed_s");
@@ -397,6 +404,10 @@ class FanoutInstance final : public Instance {
                                     std::to_string(cluster_->config().nodes));
       }
       cluster_->set_down_nodes(static_cast<std::uint32_t>(v.integer));
+      return;
+    }
+    if (name == "scylla_slow_node") {
+      cluster_->set_slow_node(v.number);
       return;
     }
     Instance::set(name, v);

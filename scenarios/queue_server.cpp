@@ -3,6 +3,7 @@
 #include <cmath>
 #include <deque>
 #include <optional>
+#include <stdexcept>
 #ifdef SKYSIM_PLANTED_BUGS
 #include <string_view>
 #include <unordered_set>
@@ -27,20 +28,48 @@ class Worker final : public sim::Handler {
   bool retired = false;    // shrunk away by `workers` going down
 };
 
-// The network link into the host (fault hooks `link_delay` and `link_clogged`): an in-order
-// stream like a TCP connection, so a request never overtakes one sent before it. Its one pending
-// event is the delivery of the request at the head.
+// The network link into the host (fault hooks `link_delay`, `link_clogged`, `link_partitioned`,
+// `link_loss`): an in-order stream like a TCP connection, so a request never overtakes one sent
+// before it. Its one pending event is the delivery of the request at the head (or, while the
+// head's segment is being retransmitted, its next transmission).
+//
+// A segment lost (link_loss) or sent into a partition (link_partitioned) is retransmitted as
+// Linux does: after the retransmission timeout, which doubles each time (tcp_retransmit_timer:
+// icsk_rto <<= 1, capped at TCP_RTO_MAX = 120 s). assumption: on a LAN srtt + 4 rttvar is below
+// TCP_RTO_MIN, so the first RTO is TCP_RTO_MIN = 200 ms (include/net/tcp.h). After
+// tcp_retries2 = 15 retransmissions the connection is reset and the request fails with
+// ETIMEDOUT (net.ipv4.tcp_retries2 default, Documentation/networking/ip-sysctl.rst). A later
+// segment that got through waits in the receiver's out-of-order queue for the lost one, so
+// head-of-line blocking is the in-order delivery below.
 class Link final : public sim::Handler {
  public:
   explicit Link(QueueServer& server) : server_(server) {}
   void on_event(sim::Simulation& sim) override;
 
+  static constexpr sim::Duration kRtoMin = 200 * sim::kMillisecond;  // TCP_RTO_MIN
+  static constexpr sim::Duration kRtoMax = 120 * sim::kSecond;       // TCP_RTO_MAX
+  static constexpr int kRetries2 = 15;                               // tcp_retries2
+
   struct InTransit {
     Request request;
-    sim::Time deliver_at;
+    sim::Time deliver_at;  // arrival at the host, once `resolved`
+    // Retransmission state (only on a link that has lost or partitioned a segment):
+    bool resolved = true;   // false: the transmission at `attempt` is not yet decided
+    sim::Time attempt = 0;  // when the pending transmission leaves the sender
+    sim::Duration rto = kRtoMin;
+    int retransmits = 0;
+    bool reset = false;  // tcp_retries2 ran out: the connection was reset, nothing arrives
+  };
+  // The link's fault state from `from` on: transmissions are decided against the state at the
+  // instant they were sent, even when looked at later.
+  struct State {
+    sim::Time from;
+    bool partitioned;
+    double loss;
   };
   QueueServer& server_;
   std::deque<InTransit> in_transit;
+  std::vector<State> history;  // empty until a partition or loss is first set
   bool scheduled = false;
 };
 
@@ -56,7 +85,8 @@ class QueueServer final : public Instance {
         broken_check_(ctx.params.flag("planted_broken_check")),
 #endif
         kind_(w.sim().intern_kind("queue-server.done")),
-        link_(*this) {
+        link_(*this),
+        metrics_(w.metrics()) {
     sim::Labels host{{"host", path()}};
     auto& m = w.metrics();
     arrivals_ = &m.counter("queue.arrivals", host);
@@ -75,13 +105,14 @@ class QueueServer final : public Instance {
     m.gauge_fn("queue.busy_workers", host, [this] { return static_cast<double>(busy_); });
     link_delay_ = ctx.params.duration("link_delay");
     link_clogged_ = ctx.params.flag("link_clogged");
+    set_link_state(ctx.params.flag("link_partitioned"), ctx.params.fraction("link_loss"));
     resize(scaled_workers(ctx.params.count("workers")));
     if (ctx.params.flag("paused")) pause();
   }
 
   void handle(Request r) override {
     arrivals_->add();
-    if (link_delay_ > 0 || link_clogged_ || !link_.in_transit.empty()) {
+    if (link_delay_ > 0 || link_clogged_ || link_lossy() || !link_.in_transit.empty()) {
       send_over_link(std::move(r));
       return;
     }
@@ -122,6 +153,10 @@ class QueueServer final : public Instance {
       if (!link_clogged_) arm_link();
     } else if (name == "paused") {
       v.integer != 0 ? pause() : resume();
+    } else if (name == "link_partitioned") {
+      set_link_state(v.integer != 0, link_loss_);
+    } else if (name == "link_loss") {
+      set_link_state(link_partitioned_, v.number);
     } else {
       Instance::set(name, v);
     }
@@ -163,9 +198,17 @@ class QueueServer final : public Instance {
   void link_event() {
     link_.scheduled = false;
     if (link_clogged_) return;  // held until unclogged (arm_link)
-    while (!link_.in_transit.empty() && link_.in_transit.front().deliver_at <= sim_.now()) {
+    while (!link_.in_transit.empty() && resolve(link_.in_transit.front()) &&
+           link_.in_transit.front().deliver_at <= sim_.now()) {
+      const bool reset = link_.in_transit.front().reset;
       Request r = std::move(link_.in_transit.front().request);
       link_.in_transit.pop_front();
+      if (reset) {
+        link_resets_->add();
+        dropped_->add();
+        r.complete({false, "connection-timed-out"});  // ETIMEDOUT to the client
+        continue;
+      }
       accept(std::move(r));
     }
     arm_link();
@@ -330,16 +373,95 @@ class QueueServer final : public Instance {
     if (link_delay_ > 0) link_delayed_->add();
     if (link_clogged_) link_held_->add();
     sim::Time at = sim_.now() + link_delay_;
-    if (!link_.in_transit.empty()) at = std::max(at, link_.in_transit.back().deliver_at);
-    link_.in_transit.push_back({std::move(r), at});
+    if (!link_.in_transit.empty() && link_.in_transit.back().resolved) {
+      at = std::max(at, link_.in_transit.back().deliver_at);
+    }
+    Link::InTransit t{std::move(r), at};
+    if (!link_.history.empty()) {
+      t.resolved = false;  // decided when the link looks at it (resolve)
+      t.attempt = sim_.now();
+    }
+    link_.in_transit.push_back(std::move(t));
     arm_link();
+  }
+
+  bool link_lossy() const { return link_partitioned_ || link_loss_ > 0; }
+
+  // A partition or a loss rate starts or ends. The first one names the link's counters and
+  // its loss stream, so runs without these faults keep their metrics, draws and fingerprints.
+  void set_link_state(bool partitioned, double loss) {
+    if (loss < 0 || loss > 1) {
+      throw std::invalid_argument(path() + ": link_loss must be in [0, 1]");
+    }
+    if (link_.history.empty()) {
+      if (!partitioned && loss == 0) return;  // nothing has ever been lost: nothing to record
+      sim::Labels host{{"host", path()}};
+      retransmits_ = &metrics_.counter("queue.link_retransmits", host);
+      link_resets_ = &metrics_.counter("queue.link_resets", host);
+      loss_rng_ = &sim_.stream("queue-server/" + path() + "/link-loss");
+    }
+    link_partitioned_ = partitioned;
+    link_loss_ = loss;
+    if (!link_.history.empty() && link_.history.back().from == sim_.now()) {
+      link_.history.back() = {sim_.now(), partitioned, loss};
+    } else {
+      link_.history.push_back({sim_.now(), partitioned, loss});
+    }
+    // A healed link: segments sent during the partition still wait for their retransmission.
+    if (!link_lossy() && link_.in_transit.empty()) link_.history.clear();
+    if (!link_lossy() && link_.history.size() > 1) {
+      // Only the state at or after the oldest pending transmission can still be asked for.
+      sim::Time oldest = sim_.now();
+      for (const auto& t : link_.in_transit) {
+        if (!t.resolved) oldest = std::min(oldest, t.attempt);
+      }
+      std::size_t keep = 0;
+      while (keep + 1 < link_.history.size() && link_.history[keep + 1].from <= oldest) ++keep;
+      link_.history.erase(link_.history.begin(),
+                          link_.history.begin() + static_cast<std::ptrdiff_t>(keep));
+    }
+  }
+
+  // The link's state when a segment left at `t`.
+  const Link::State& state_at(sim::Time t) const {
+    std::size_t i = link_.history.size() - 1;
+    while (i > 0 && link_.history[i].from > t) --i;
+    return link_.history[i];
+  }
+
+  // Decides every transmission of `t` sent up to now (one loss draw each, in the order the
+  // link looks at them); true once it has got through (deliver_at known). A reset connection
+  // fails the request: it leaves the link at its next turn as a failure.
+  bool resolve(Link::InTransit& t) {
+    while (!t.resolved && t.attempt <= sim_.now()) {
+      const Link::State& st = state_at(t.attempt);
+      bool lost = st.partitioned || (st.loss > 0 && loss_rng_->bernoulli(st.loss));
+      if (!lost) {
+        t.resolved = true;
+        t.deliver_at = t.attempt + link_delay_;
+        break;
+      }
+      if (t.retransmits == Link::kRetries2) {
+        t.resolved = true;
+        t.reset = true;
+        t.deliver_at = t.attempt;
+        break;
+      }
+      ++t.retransmits;
+      retransmits_->add();
+      t.attempt += t.rto;
+      t.rto = std::min(2 * t.rto, Link::kRtoMax);
+    }
+    return t.resolved;
   }
 
   void arm_link() {
     if (link_.scheduled || link_clogged_ || link_.in_transit.empty()) return;
     link_.scheduled = true;
+    Link::InTransit& head = link_.in_transit.front();
     // Held by a clog, the front's delivery time may have passed: it goes now, in order.
-    sim_.schedule_at(std::max(sim_.now(), link_.in_transit.front().deliver_at), link_);
+    sim::Time at = resolve(head) ? head.deliver_at : head.attempt;
+    sim_.schedule_at(std::max(sim_.now(), at), link_);
   }
 
   // A stop-the-world pause (a GC pause of the host process): no request finishes or starts
@@ -425,6 +547,12 @@ class QueueServer final : public Instance {
   Link link_;
   sim::Duration link_delay_ = 0;
   bool link_clogged_ = false;
+  bool link_partitioned_ = false;
+  double link_loss_ = 0;
+  sim::MetricsRegistry& metrics_;
+  sim::Rng* loss_rng_ = nullptr;        // named when a loss or partition is first set
+  sim::Counter* retransmits_ = nullptr;  // likewise
+  sim::Counter* link_resets_ = nullptr;
   bool paused_ = false;
   sim::Time paused_at_ = 0;
   sim::Counter* pauses_;
@@ -510,6 +638,29 @@ ServiceKind queue_server_kind() {
                       {},
                       "stop-the-world pause of the host process while true (a GC pause): no "
                       "request starts or finishes, service resumes where it stopped",
+                      true});
+  k.params.push_back({"link_partitioned",
+                      ParamType::Bool,
+                      "",
+                      "false",
+                      {},
+                      {},
+                      {},
+                      "a network partition between the host and its clients while true: every "
+                      "segment sent into it is lost and retransmitted by TCP (RTO 200 ms "
+                      "doubling, reset after tcp_retries2 = 15), so it arrives at the first "
+                      "retransmission after the partition heals",
+                      true});
+  k.params.push_back({"link_loss",
+                      ParamType::Percent,
+                      "",
+                      "0%",
+                      0,
+                      1,
+                      {},
+                      "share of the link's segments lost (each transmission independently, "
+                      "stream queue-server/<host>/link-loss); a lost one is retransmitted after "
+                      "the RTO and holds the ones behind it (in order)",
                       true});
 #ifdef SKYSIM_PLANTED_BUGS
   k.params.push_back({"planted_broken_check",

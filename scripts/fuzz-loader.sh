@@ -10,14 +10,15 @@ out="$root/build/fuzz"
 mkdir -p "$out/obj"
 CXX=${CXX:-clang++-14}
 flags="-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
-srcs="scenarios/loader.cpp scenarios/yaml_aliases.cpp scenarios/units.cpp scenarios/distributions.cpp
-      scenarios/model_registry.cpp scenarios/queue_server.cpp sim/simulation.cpp sim/rng.cpp
-      sim/time.cpp sim/metrics.cpp scenarios/fuzz/fuzz_loader.cpp"
+# Every kind is registered (scenarios/builtin_models.cpp), so every model is linked: the
+# scenarios, models, components and sim sources, with the harness.
+srcs=$(cd "$root" && ls scenarios/*.cpp models/*/*.cpp models/*/*/*.cpp components/*/*.cpp \
+        sim/*.cpp 2>/dev/null; echo scenarios/fuzz/fuzz_loader.cpp)
 # One object per source, compiled in parallel, rebuilt when the source or any header is newer.
 for s in $srcs; do
   o="$out/obj/$(echo "$s" | tr / _).o"
-  if [ ! -f "$o" ] || [ -n "$(find "$root/$s" "$root"/scenarios/*.hpp "$root"/sim/*.hpp \
-        -newer "$o" 2>/dev/null | head -1)" ]; then
+  if [ ! -f "$o" ] || [ -n "$(find "$root/$s" "$root"/scenarios "$root"/sim "$root"/models \
+        "$root"/components -name '*.hpp' -newer "$o" 2>/dev/null | head -1)" ]; then
     echo "$s $o"
   fi
 done | xargs -r -n2 -P4 sh -c "$CXX $flags -I'$root' -c '$root/'\"\$0\" -o \"\$1\""

@@ -92,6 +92,11 @@ DataPlaneHost::DataPlaneHost(sim::Simulation& sim, DataPlaneConfig cfg)
       fixed_dialer_(cfg_.fixed_source, cfg_.bind_address_no_port),
       random_dialer_(sim.stream(cfg_.name + "/band-aid-dialer"), cfg_.band_aid_spread) {
   scylla_.bind_clock(sim);
+  fd_limit_.open_sockets = [this] {
+    return static_cast<std::int64_t>((client_ ? client_->open_conns() : 0) +
+                                     scylla_pool_.open_conns());
+  };
+  scylla_pool_.set_dialer(scylla_fd_dialer_.over(default_dialer_));
   launch_ = [this](sim::Task<> body) {
     // The handler that starts fetchPost goroutines may find its own process killed within the
     // same step (a stack or buffer allocation crossed the memory limit): the dead process runs
@@ -166,11 +171,11 @@ void DataPlaneHost::build_client() {
 
 net::Dialer& DataPlaneHost::current_dialer() {
   switch (cfg_.dialer) {
-    case DialerPolicy::kFixedSource: return fixed_dialer_;
-    case DialerPolicy::kRandomLoopback: return random_dialer_;
-    case DialerPolicy::kDefault: return default_dialer_;
+    case DialerPolicy::kFixedSource: return cache_fd_dialer_.over(fixed_dialer_);
+    case DialerPolicy::kRandomLoopback: return cache_fd_dialer_.over(random_dialer_);
+    case DialerPolicy::kDefault: return cache_fd_dialer_.over(default_dialer_);
   }
-  return fixed_dialer_;
+  return cache_fd_dialer_.over(fixed_dialer_);
 }
 
 void DataPlaneHost::ThreadWatch::on_event(sim::Simulation& sim) {
@@ -202,6 +207,16 @@ void DataPlaneHost::set_cache_down(bool down) {
   if (!down) ++cache_restarts_;
   note(down ? "memcached down (restarting)" : "memcached back, empty");
   cache_.set_down(down);
+}
+
+void DataPlaneHost::set_log_stalled(bool stalled) {
+  if (stalled == sink_.stalled()) return;
+  note(stalled ? "log collector stalled (the pipe stops draining)" : "log collector reading again");
+  sink_.set_stalled(stalled, sim_.now());
+}
+
+void DataPlaneHost::set_cache_syn_loss(double p) {
+  cache_.set_syn_loss(p, p > 0 ? &sim_.stream(cfg_.name + "/memcached-syn-loss") : nullptr);
 }
 
 void DataPlaneHost::set_dialer(DialerPolicy p) {
@@ -310,7 +325,8 @@ sim::Task<errgroup::Error> DataPlaneHost::fetch_post(std::string key) {
   }
   {
     sim::TraceSpan read = co_await sim::trace_span(sim_, "scylla read", "scylla");
-    co_await scylla_.read();
+    const bool slow = slow_nodes_ > 0 && static_cast<std::int64_t>(scylla_pool_.picked()) < slow_nodes_;
+    co_await scylla_.read(slow ? slow_factor_ : 1.0);
   }
   ++stats_.scylla_reads;
   // assumption: a post record is ~1 KiB in the cache.

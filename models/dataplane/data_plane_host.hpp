@@ -24,6 +24,7 @@
 
 #include "models/goruntime/errgroup.hpp"
 #include "models/dataplane/config.hpp"
+#include "models/dataplane/fd_limit.hpp"
 #include "models/dataplane/scylla_pool.hpp"
 #include "models/dataplane/scylla_share.hpp"
 #include "models/goruntime/go_process.hpp"
@@ -104,6 +105,23 @@ class DataPlaneHost {
   void set_cache_down(bool down);
   // A stop-the-world of the Go process for as long as it is set (a GC pause of that length).
   void set_gc_paused(bool paused) { go_.set_world_stopped(paused); }
+  // The log collector stops reading the pipe (true) and resumes (false): writers block once
+  // the pipe is full and are released, in order, as it drains again.
+  void set_log_stalled(bool stalled);
+  // Every memcached request takes `d` longer at the server (0 = none).
+  void set_cache_slowdown(sim::Duration d) { cache_.set_extra_service_time(d); }
+  // Each SYN to the local memcached is lost with probability p: the dial times out (its own
+  // named stream, made on first use so runs without the fault draw nothing new).
+  void set_cache_syn_loss(double p);
+  // Reads the pool sends to the first `nodes` Scylla nodes take `factor` times longer
+  // (a slow node; 0 nodes or factor 1 = none).
+  void set_scylla_slow(std::int64_t nodes, double factor) {
+    slow_nodes_ = nodes;
+    slow_factor_ = factor;
+  }
+  // RLIMIT_NOFILE of the process (0 = none): dials beyond it fail with EMFILE (fd_limit.hpp).
+  void set_fd_limit(std::int64_t n) { fd_limit_.limit = n; }
+  std::uint64_t emfile_errors() const { return fd_limit_.emfile; }
   std::uint64_t cache_restarts() const { return cache_restarts_; }
   // Rolls out a new build (what the band-aid and the fix were): the process is replaced at
   // once; the kernel's TIME_WAIT sockets and the memcached server stay.
@@ -156,6 +174,9 @@ class DataPlaneHost {
   net::RandomLoopbackDialer random_dialer_;
   net::DefaultDialer default_dialer_;
   std::unique_ptr<memcached::Client> client_;
+  FdLimit fd_limit_;
+  FdLimitedDialer cache_fd_dialer_{fd_limit_};   // over current_dialer()'s choice
+  FdLimitedDialer scylla_fd_dialer_{fd_limit_};  // over default_dialer_ (gocql's)
   // Clients of dead incarnations: frames of cancelled goroutines may still name them.
   std::vector<std::unique_ptr<memcached::Client>> dead_clients_;
   errgroup::Launcher launch_;
@@ -170,6 +191,8 @@ class DataPlaneHost {
   bool last_death_was_deploy_ = false;  // a deploy restarts at once, outside any back-off
   std::vector<double> uptimes_;
   std::uint64_t cache_restarts_ = 0;  // memcached came back after set_cache_down(true)
+  std::int64_t slow_nodes_ = 0;
+  double slow_factor_ = 1.0;
 };
 
 }  // namespace skysim::dataplane

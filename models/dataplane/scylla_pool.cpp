@@ -48,7 +48,7 @@ std::size_t ScyllaPool::open_conns() const {
 void ScyllaPool::fill(Host& h) {
   while (static_cast<int>(h.conns.size()) < cfg_.conns_per_host) {
     ++dials_;
-    net::DialOutcome d = dialer_.dial(ns_, h.addr, owner_);
+    net::DialOutcome d = dial_->dial(ns_, h.addr, owner_);
     if (!d.ok()) {
       // Not a Temporary error: no retry; the pool waits 31 ms plus a uniform
       // 0-99 ms draw (its own named stream) before the next fill.
@@ -70,7 +70,10 @@ bool ScyllaPool::pick() {
     if (static_cast<int>(h.conns.size()) < cfg_.conns_per_host && sim_.now() >= h.next_fill) {
       fill(h);  // Pick's `go pool.fill()`; the dial itself is synchronous here
     }
-    if (!h.conns.empty()) return true;
+    if (!h.conns.empty()) {
+      picked_ = (first + k) % hosts_.size();
+      return true;
+    }
   }
   ++no_connection_;
   return false;

@@ -40,10 +40,14 @@ class ScyllaPool {
   // A new process: its session dials every host's pool at once (owned by `owner`); what fails
   // is dialled again by later reads.
   void start(net::OwnerId owner);
+  // Dials go through `d` from now on (the host's fd limit wraps the default dialer).
+  void set_dialer(net::Dialer& d) { dial_ = &d; }
   // The process died: the kernel closes its connections (active close: TIME_WAIT).
   void crash();
   // A read picks a connection along its host plan. False: no host has one (the query fails).
   bool pick();
+  // The node (0..hosts-1) the last successful pick() sent its read to; 0 without sockets.
+  std::size_t picked() const { return picked_; }
 
   std::uint64_t dials() const { return dials_; }
   std::uint64_t dial_errors() const { return dial_errors_; }
@@ -63,8 +67,10 @@ class ScyllaPool {
   sim::Rng& rng_;
   ScyllaPoolConfig cfg_;
   net::DefaultDialer dialer_;
+  net::Dialer* dial_ = &dialer_;
   std::vector<Host> hosts_;
   net::OwnerId owner_ = 0;
+  std::size_t picked_ = 0;
   std::size_t next_host_ = 0;  // the plan's first host rotates (round robin)
   std::uint64_t dials_ = 0;
   std::uint64_t dial_errors_ = 0;

@@ -23,14 +23,15 @@ class ScyllaShare {
     sigma_ = (std::log(static_cast<double>(p99)) - mu_) / 2.3263478740408408;
   }
 
-  // One partition read. The semaphore wait is the queueing that overload produces.
-  sim::Task<> read() {
+  // One partition read. The semaphore wait is the queueing that overload produces. A read
+  // served by a slow node takes `slowdown` times its drawn time (the slow-node fault).
+  sim::Task<> read(double slowdown = 1.0) {
     sim::Time queued = now_();
     co_await slots_.acquire(1);
     Release guard{slots_};
     ++in_flight_;
     InFlight count{in_flight_};
-    auto d = static_cast<sim::Duration>(rng_.lognormal(mu_, sigma_));
+    auto d = static_cast<sim::Duration>(rng_.lognormal(mu_, sigma_) * slowdown);
     co_await sim::sleep(d);
     ++reads_;
     latency_.record(now_() - queued);

@@ -534,6 +534,8 @@ sim::Task<> GoProcess::syscall_impl(WriteTarget* target, std::int64_t bytes, sim
   }
   sim::Time now = sim_.now();
   sim::Time end = target != nullptr ? target->complete_write(now, bytes) : now + d;
+  // A write waiting for room may be moved by a stall of the reader: the target times it.
+  const bool blocked = target != nullptr && target->last_write_blocked();
   SyscallRecord rec;
   enter_syscall(rec);
   {
@@ -543,6 +545,8 @@ sim::Task<> GoProcess::syscall_impl(WriteTarget* target, std::int64_t bytes, sim
     });
     if (kernel_cpu) {
       co_await cpu_.run(d, arrival);  // the M goes on from its Go code into bind(2)
+    } else if (blocked) {
+      co_await target->wait_blocked(now, end);
     } else {
       co_await sim::sleep_until(end);
     }

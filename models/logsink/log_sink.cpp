@@ -27,34 +27,86 @@ void SinkConfig::validate() const {
 LogSink::LogSink(SinkConfig cfg) : cfg_(cfg) { cfg_.validate(); }
 
 sim::Time LogSink::complete_write(sim::Time now, std::int64_t bytes) {
+  last_ = accept(now, bytes);
+  const std::optional<sim::Time> done = returns_at(last_);
+  // The latency as answered here; a write a stall holds at the call is recorded when it returns
+  // (wait_blocked). (One already answered that a later stall moves keeps its first answer.)
+  if (done) latency_.record(*done - now);
+  return done.value_or(sim::kTimeMax);
+}
+
+sim::Task<> LogSink::wait_blocked(sim::Time now, sim::Time end) {
+  return wait_ticket(last_, now, end);  // the ticket taken now, before anyone else writes
+}
+
+sim::Task<> LogSink::wait_ticket(Ticket t, sim::Time now, sim::Time end) {
+  const bool unknown_at_call = end == sim::kTimeMax;
+  sim::Time at = unknown_at_call ? now : end;
+  if (!unknown_at_call) co_await sim::sleep_until(at);
+  for (;;) {
+    const std::optional<sim::Time> done = returns_at(t);
+    if (!done) {
+      co_await flowing_.wait();  // the stall holds it: no time is known until it ends
+      continue;
+    }
+    if (*done <= at) break;  // unchanged since the last look: it has returned
+    at = *done;
+    co_await sim::sleep_until(at);  // a stall starting meanwhile moves it (the loop looks again)
+  }
+  if (unknown_at_call) latency_.record(at - now);
+}
+
+void LogSink::set_stalled(bool stalled_now, sim::Time now) {
+  if (stalled_now == stalled()) return;
+  if (stalled_now) {
+    stalled_since_ = now;
+    flowing_.reset();
+  } else {
+    stalled_total_ += now - stalled_since_;
+    stalled_since_ = -1;
+    flowing_.set();
+  }
+}
+
+std::optional<sim::Time> LogSink::returns_at(const Ticket& t) const {
+  if (!t.room) return t.floor;
+  if (stalled() && *t.room > drain_clock(stalled_since_)) return std::nullopt;
+  return std::max(t.floor, *t.room + stalled_total_ + t.extra);
+}
+
+LogSink::Ticket LogSink::accept(sim::Time now, std::int64_t bytes) {
   if (bytes < 0) {
     throw std::invalid_argument("logsink: write of a negative byte count");
   }
-  sim::Time done = now + cfg_.per_call + cfg_.fixed_block;
+  const sim::Duration cost = cfg_.per_call + cfg_.fixed_block;
+  Ticket t{now + cost, std::nullopt, 0};
+  const sim::Time tau = drain_clock(now);
   if (cfg_.drain_bytes_per_second > 0 && cfg_.page_bytes > 0) {
-    sim::Time in = paged_write(now, bytes, 1e9 / cfg_.drain_bytes_per_second);
-    if (in > now) {
+    sim::Time in = paged_write(tau, bytes, 1e9 / cfg_.drain_bytes_per_second);
+    if (in > tau) {
       ++blocked_;
-      done = in + cfg_.per_call + cfg_.fixed_block;
+      t.room = in;
+      t.extra = cost;
     }
   } else if (cfg_.drain_bytes_per_second > 0) {
     // The reader consumes the pipe FIFO at a fixed rate; this write returns once all its
     // bytes fit, i.e. when the backlog behind the reader is at most the pipe capacity.
     double ns_per_byte = 1e9 / cfg_.drain_bytes_per_second;
-    drained_at_ = std::max(drained_at_, now) +
+    drained_at_ = std::max(drained_at_, tau) +
                   static_cast<sim::Duration>(std::ceil(static_cast<double>(bytes) * ns_per_byte));
     auto capacity_ns =
         static_cast<sim::Duration>(static_cast<double>(cfg_.pipe_capacity_bytes) * ns_per_byte);
     sim::Time room_at = drained_at_ - capacity_ns;
-    if (room_at > done) {
+    // Without a stall: blocked when room comes after the call's own cost. In a stall any
+    // room still ahead of the frozen reader blocks.
+    if (room_at > tau + cost || (stalled() && room_at > tau)) {
       ++blocked_;
-      done = room_at;
+      t.room = room_at;
     }
   }
   ++writes_;
   bytes_ += bytes;
-  latency_.record(done - now);
-  return done;
+  return t;
 }
 
 // When the last byte of a write is in the pipe (fs/pipe.c pipe_write): into the last buffer if
@@ -94,10 +146,11 @@ sim::Time LogSink::paged_write(sim::Time now, std::int64_t bytes, double ns_per_
 }
 
 std::int64_t LogSink::backlog_bytes(sim::Time t) const {
-  if (cfg_.drain_bytes_per_second <= 0 || drained_at_ <= t) {
+  const sim::Time tau = drain_clock(t);
+  if (cfg_.drain_bytes_per_second <= 0 || drained_at_ <= tau) {
     return 0;
   }
-  return static_cast<std::int64_t>(static_cast<double>(drained_at_ - t) *
+  return static_cast<std::int64_t>(static_cast<double>(drained_at_ - tau) *
                                    cfg_.drain_bytes_per_second / 1e9);
 }
 

@@ -6,9 +6,11 @@
 // syscall, which is how a slow sink grows threads (domain.md §1.6 step 3, §3.2).
 #include <cstdint>
 #include <deque>
+#include <optional>
 
 #include "models/goruntime/write_target.hpp"
 #include "sim/histogram.hpp"
+#include "sim/sync.hpp"
 #include "sim/time.hpp"
 
 namespace logsink {
@@ -39,7 +41,20 @@ class LogSink : public goruntime::WriteTarget {
  public:
   explicit LogSink(SinkConfig cfg);
 
+  // While the reader is stalled and the write must wait for room, the return is not known
+  // yet: kTimeMax. A write that waits for room (last_write_blocked) returns when
+  // wait_blocked() does, which follows the reader's stalls.
   sim::Time complete_write(sim::Time now, std::int64_t bytes) override;
+  bool last_write_blocked() const override { return last_.room.has_value(); }
+  sim::Task<> wait_blocked(sim::Time now, sim::Time end) override;
+
+  // Fault hook: the reader (the log collector) stops consuming at `now` (true) and goes on
+  // at `now` (false). The drain is computed on a drain clock that stands still while the
+  // reader does, so every drain instant after a stall's start moves by the stall's length;
+  // writers already blocked are re-timed by wait_blocked.
+  void set_stalled(bool stalled, sim::Time now);
+  bool stalled() const { return stalled_since_ >= 0; }
+  sim::Duration stalled_ns() const { return stalled_total_; }  // of finished stalls
 
   // Bytes in the pipe at `t` (given the writes accepted so far).
   std::int64_t backlog_bytes(sim::Time t) const;
@@ -51,7 +66,28 @@ class LogSink : public goruntime::WriteTarget {
   const SinkConfig& config() const { return cfg_; }
 
  private:
+  // One accepted write: it returns at max(floor, real(room) + extra), room on the drain
+  // clock (nullopt: it found room at once).
+  struct Ticket {
+    sim::Time floor;
+    std::optional<sim::Time> room;
+    sim::Duration extra;
+  };
+  Ticket accept(sim::Time now, std::int64_t bytes);
+  // When the write returns in real time; nullopt while a stall holds it.
+  std::optional<sim::Time> returns_at(const Ticket& t) const;
+  // The drain clock at real time t (t >= the last stall's start).
+  sim::Time drain_clock(sim::Time t) const {
+    return (stalled() ? std::min(t, stalled_since_) : t) - stalled_total_;
+  }
+
   SinkConfig cfg_;
+  Ticket last_{0, std::nullopt, 0};  // the last write accepted
+  sim::Task<> wait_ticket(Ticket t, sim::Time now, sim::Time end);
+  sim::Time stalled_since_ = -1;
+  sim::Duration stalled_total_ = 0;
+  sim::Event flowing_{true};
+  // Times below are on the drain clock (real time less the stalls before it).
   sim::Time drained_at_ = 0;  // when the reader will have consumed every byte written so far
   // page_bytes > 0: the last pipe_capacity / page_bytes buffers, oldest first, each with the
   // time the reader will have consumed all of it; the last one's fill and when it was taken.

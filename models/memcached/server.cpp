@@ -79,7 +79,7 @@ void Server::submit(std::shared_ptr<PendingOp> op) {
 
 void Server::start(Worker& w, std::shared_ptr<PendingOp> op) {
   w.op = std::move(op);
-  sim_.schedule_in(config_.service_time, w);
+  sim_.schedule_in(config_.service_time + extra_service_, w);
 }
 
 void Server::finish(Worker& w) {
@@ -162,6 +162,10 @@ void Server::set_stalled(bool stalled) {
 }
 
 bool Server::admit_syn() {
+  if (syn_loss_ > 0 && syn_rng_->bernoulli(syn_loss_)) {
+    ++stats_.syns_lost;  // lost on the way: neither queued nor counted as an overflow
+    return false;
+  }
   if (!stalled_) {
     return true;  // accepted as it arrives
   }

@@ -53,6 +53,7 @@ struct ServerStats {
   std::uint64_t rejected_connections = 0;
   std::uint64_t queued_max = 0;  // deepest the request queue got
   std::uint64_t listen_overflows = 0;  // SYNs dropped on a full accept queue (ListenOverflows)
+  std::uint64_t syns_lost = 0;         // SYNs dropped by the syn-loss fault
 };
 
 // One request in flight between a client and the server. Shared because either side may be
@@ -93,6 +94,16 @@ class Server {
   // stalled: the process is hung — SYNs and requests are not answered until it resumes.
   void set_down(bool down);
   void set_stalled(bool stalled);
+  // slowness: every request takes this much longer on its worker (a slow host, a swapping
+  // memcached); requests already in service keep their time. 0 = none.
+  void set_extra_service_time(sim::Duration d) { extra_service_ = d; }
+  // SYN loss: each SYN to the listen port is dropped with this probability (draws from `rng`,
+  // which must outlive the server; nullptr with 0). The client's retransmission would come after
+  // the initial RTO of 1 s, past its dial timeout.
+  void set_syn_loss(double p, sim::Rng* rng) {
+    syn_loss_ = p;
+    syn_rng_ = rng;
+  }
   // A SYN arrives: true if the kernel completes the handshake (a place in the accept queue),
   // false if it is dropped because the queue is full (the client retransmits after 1 s).
   bool admit_syn();
@@ -131,6 +142,9 @@ class Server {
   ServerStats stats_;
   bool down_ = false;
   bool stalled_ = false;
+  sim::Duration extra_service_ = 0;
+  double syn_loss_ = 0;
+  sim::Rng* syn_rng_ = nullptr;
   std::uint32_t unaccepted_ = 0;  // handshakes waiting for accept() while stalled
   std::uint32_t incarnation_ = 1;
 };

@@ -12,6 +12,8 @@ const char* errno_text(Errno e) {
       return "cannot assign requested address";
     case Errno::kECONNREFUSED:
       return "connection refused";
+    case Errno::kEMFILE:
+      return "too many open files";
   }
   return "unknown errno";
 }
@@ -26,6 +28,8 @@ const char* errno_name(Errno e) {
       return "EADDRNOTAVAIL";
     case Errno::kECONNREFUSED:
       return "ECONNREFUSED";
+    case Errno::kEMFILE:
+      return "EMFILE";
   }
   return "unknown";
 }
@@ -37,7 +41,7 @@ std::string DialError::text() const {
     s += "->";
   }
   s += raddr.str();
-  s += step == DialStep::kBind ? ": bind: " : ": connect: ";
+  s += step == DialStep::kBind ? ": bind: " : step == DialStep::kSocket ? ": socket: " : ": connect: ";
   s += errno_text(code);
   return s;
 }

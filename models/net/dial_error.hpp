@@ -16,13 +16,14 @@ enum class Errno : std::uint8_t {
   kEADDRINUSE,     // bind(ip, 0): no port free on that local IP
   kEADDRNOTAVAIL,  // connect() autobind: no port free for the 4-tuple
   kECONNREFUSED,   // nothing listening (RST to the SYN)
+  kEMFILE,         // socket(): the process is at its RLIMIT_NOFILE (the fd-limit fault)
 };
-inline constexpr int kErrnoCount = 4;
+inline constexpr int kErrnoCount = 5;
 
 const char* errno_text(Errno e);  // strerror(3) wording, as Go prints it
 const char* errno_name(Errno e);  // "EADDRINUSE"
 
-enum class DialStep : std::uint8_t { kBind, kConnect };
+enum class DialStep : std::uint8_t { kBind, kConnect, kSocket };
 
 struct DialError {
   Errno code = Errno::kNone;

@@ -545,6 +545,11 @@ bool ScyllaCluster::live_or_park(Op* op, const ShardId* r, ShardId* live,
   return false;
 }
 
+void ScyllaCluster::set_slow_node(double factor) {
+  if (!(factor >= 1.0)) throw std::invalid_argument("scylla: slow node factor must be >= 1");
+  slow_factor_ = factor;
+}
+
 void ScyllaCluster::set_down_nodes(std::uint32_t n) {
   if (n > cfg_.nodes) {
     throw std::invalid_argument("scylla: down_nodes " + std::to_string(n) + " > nodes " +
@@ -603,7 +608,7 @@ void ScyllaCluster::start(Op* op) {
       now + (op->is_read ? cfg_.read_timeout : cfg_.write_timeout) + cfg_.client_rtt);
   advance(op->coordinator, now);
   Shard& sh = *shards_[op->coordinator];
-  const sim::Duration service = draw(cfg_.coordinator_service_mean);
+  const sim::Duration service = on_shard(op->coordinator, draw(cfg_.coordinator_service_mean));
   const sim::Time done = sh.cpu.certain_completion(now, Group::Statement, service);
   op->stage = Op::Stage::Replicate;
   if (done == sim::kTimeMax) {
@@ -696,6 +701,7 @@ const char* ScyllaCluster::shard_conservation_error(std::size_t s) const {
 void ScyllaCluster::send_replica(Op* op, std::uint32_t slot, sim::Duration service) {
   const ShardId target = op->sent_to[slot];
   Shard& sh = *shards_[target];
+  service = on_shard(target, service);
   op->work[slot] = service;
   const sim::Time done = sh.cpu.certain_completion(sim_.now(), Group::Statement, service);
   if (done == sim::kTimeMax) {

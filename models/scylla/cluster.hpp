@@ -129,6 +129,11 @@ class ScyllaCluster {
   // so it waits. Background writes keep their share of a down node's shards (a fluid stand-in).
   void set_down_nodes(std::uint32_t n);
   std::uint32_t down_nodes() const { return down_nodes_; }
+  // Fault hook: every task the shards of node 0 take (coordinator steps and replica work)
+  // needs `factor` times its drawn CPU (a slow node: a failing disk, a noisy neighbour);
+  // 1 = none. Tasks already queued keep theirs.
+  void set_slow_node(double factor);
+  double slow_node() const { return slow_factor_; }
   std::uint64_t unavailable() const { return unavailable_; }  // ops that had to wait
   std::size_t waiting() const { return parked_.size(); }      // ops waiting now
   std::uint64_t degraded() const { return degraded_; }  // ops served by fewer than RF replicas
@@ -230,6 +235,12 @@ class ScyllaCluster {
   void hot_write(Shard& sh, HotWriter& w, sim::Time t);
   std::uint32_t needed_;
   std::uint32_t down_nodes_ = 0;
+  double slow_factor_ = 1.0;
+  // A task's CPU on shard s under the slow-node fault.
+  sim::Duration on_shard(ShardId s, sim::Duration service) const {
+    if (slow_factor_ == 1.0 || s / cfg_.shards_per_node != 0) return service;
+    return static_cast<sim::Duration>(static_cast<double>(service) * slow_factor_);
+  }
   std::uint64_t unavailable_ = 0;
   std::uint64_t degraded_ = 0;
   std::uint64_t write_timeouts_ = 0;

@@ -7,25 +7,15 @@
 
 #include "scenarios/fuzz/load_twice.hpp"
 #include "scenarios/loader.hpp"
-#include "scenarios/queue_server.hpp"
+#include "scenarios/model_registry.hpp"
 
-namespace {
-// Only the demo kind: the harness exercises the loader and validator, and linking every model
-// into a sanitizer build outside CMake is not worth it (the validator's per-kind logic is
-// generic over ParamSpec). The test suite replays this corpus with every kind registered
-// (tests/scenarios/test_loader_corpus.cpp), which covers the kinds' own checks.
-const skysim::scenarios::Registry& registry() {
-  static const skysim::scenarios::Registry r = [] {
-    skysim::scenarios::Registry x;
-    x.add(skysim::scenarios::queue_server_kind());
-    return x;
-  }();
-  return r;
-}
-}  // namespace
-
+// Every kind the project ships (scenarios/builtin_models.cpp), the registry the corpus replay
+// (tests/scenarios/test_loader_corpus.cpp) and `skysim run` use: each kind's own checks of its
+// parameters, fault hooks and endpoints are fuzzed too. scripts/fuzz-loader.sh links every
+// model for it.
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   skysim::scenarios::fuzzing::load_twice(
-      std::string(reinterpret_cast<const char*>(data), size), registry());
+      std::string(reinterpret_cast<const char*>(data), size),
+      skysim::scenarios::builtin_registry());
   return 0;
 }

@@ -1,7 +1,7 @@
 // The loader fuzzer's corpus (scenarios/fuzz/corpus/, docs/fuzzing-the-loader.md) replayed in
-// the suite with every kind registered — the libFuzzer harness registers only queue-server, so
-// this is where each kind's own parameter checks (ParamSpec ranges, check_config) meet the
-// corpus's odd inputs; the sanitizer pass runs it under ASan+UBSan. Every input must end in a
+// the suite with every kind registered, the same registry (builtin_registry()) the libFuzzer
+// harness uses, so each kind's own parameter checks (ParamSpec ranges, check_config) meet the
+// corpus's odd inputs here too; the sanitizer pass runs it under ASan+UBSan. Every input must end in a
 // scenario that prints back and loads again, or in a ScenarioError: any other exception fails.
 #include <catch2/catch.hpp>
 

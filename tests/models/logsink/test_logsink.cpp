@@ -217,3 +217,71 @@ TEST_CASE("unlocked writers on a paged pipe: each wait outlasts sysmon's backed-
   CHECK(bytes <= 6);
   CHECK(pages > 100);
 }
+
+namespace {
+// One goroutine's write(2) of `bytes` at `at`; its return time into `returned`.
+sim::Task<> write_at(goruntime::GoProcess& go, LogSink& sink, Time at, std::int64_t bytes,
+                     Time& returned) {
+  co_await sim::sleep_until(at);
+  co_await go.syscall_write(sink, bytes);
+  returned = go.simulation().now();
+}
+}  // namespace
+
+TEST_CASE("a stalled reader moves every drain instant after the stall's start by its length") {
+  Simulation sim(1);
+  goruntime::GoConfig gc;
+  gc.cores = 4;
+  goruntime::GoProcess go(sim, gc);
+  SinkConfig sc;
+  sc.pipe_capacity_bytes = 100;
+  sc.drain_bytes_per_second = 1000;  // 1 ms a byte
+  sc.per_call = 0;
+  LogSink sink(sc);
+  Time first = -1, blocked = -1, during = -1, after = -1;
+  go.go(write_at(go, sink, 0, 100, first));  // fills the pipe, returns at once
+  // Needs the first write's 100 B drained to 0 B... its room comes at 100 ms without a stall.
+  go.go(write_at(go, sink, kMillisecond, 100, blocked));
+  // Written during the stall: 50 B more; room once 150 ms of drain have passed.
+  go.go(write_at(go, sink, 100 * kMillisecond, 50, during));
+  // Written after it with the pipe full behind the others.
+  go.go(write_at(go, sink, 400 * kMillisecond, 10, after));
+  struct Toggle final : sim::Handler {
+    LogSink* sink;
+    bool on;
+    void on_event(sim::Simulation& s) override { sink->set_stalled(on, s.now()); }
+  } stall{}, resume{};
+  stall.sink = resume.sink = &sink;
+  stall.on = true;
+  resume.on = false;
+  sim.schedule_at(50 * kMillisecond, stall);
+  sim.schedule_at(250 * kMillisecond, resume);  // 200 ms without reading
+  sim.run_until(2 * kSecond);
+  CHECK(sink.stalled_ns() == 200 * kMillisecond);
+  const Duration slack = 100 * kMicrosecond;  // taking a P back after the call
+  CHECK(first >= 0);
+  CHECK(first < slack);
+  // 100 ms of drain it needed, 50 ms of them before the stall: 100 + 200 = 300 ms.
+  CHECK(blocked >= 300 * kMillisecond);
+  CHECK(blocked < 300 * kMillisecond + slack);
+  // Room 150 ms of drain after 0 (drain clock), 200 ms of stall in between: 350 ms.
+  CHECK(during >= 350 * kMillisecond);
+  CHECK(during < 350 * kMillisecond + slack);
+  // At 400 ms the drain clock is at 200 ms and 250 B had been written: 50 B in the pipe, so
+  // 10 B fit at once (60 B in it after).
+  CHECK(after >= 400 * kMillisecond);
+  CHECK(after < 400 * kMillisecond + slack);
+  CHECK(sink.backlog_bytes(400 * kMillisecond) == 60);
+  sim.shutdown();
+}
+
+TEST_CASE("only a write that waits for room is timed by the sink after the call") {
+  SinkConfig sc;
+  sc.pipe_capacity_bytes = 100;
+  sc.drain_bytes_per_second = 1000;
+  LogSink sink(sc);
+  CHECK(sink.complete_write(0, 100) == 2 * kMicrosecond);  // fits: answered at the call
+  CHECK_FALSE(sink.last_write_blocked());
+  CHECK(sink.complete_write(0, 10) == 10 * kMillisecond);  // waits for 10 B of room
+  CHECK(sink.last_write_blocked());
+}
