@@ -49,6 +49,12 @@ class CalendarQueue {
     if (bottom_head_ == bottom_.size()) open_next_day();
     return bottom_[bottom_head_];
   }
+  // The entry k places after the next one, if today's sorted run holds it (else null): what
+  // the run loop prefetches. Looks only, never opens a day.
+  const QueueEntry* ahead(std::size_t k) const {
+    const std::size_t i = bottom_head_ + k;
+    return i < bottom_.size() ? &bottom_[i] : nullptr;
+  }
   QueueEntry pop() {
     const QueueEntry e = top();
     ++bottom_head_;

@@ -47,6 +47,9 @@ class EventQueue {
     if (lane_first()) return lane_[lane_head_];
     return calendar_ ? cal_.top() : heap_.front();
   }
+  // An entry likely to pop soon after the next one (today's sorted run of the calendar, k
+  // places on), or null: a hint for prefetching, not an order (the now lane may come first).
+  const QueueEntry* ahead(std::size_t k) const { return calendar_ ? cal_.ahead(k) : nullptr; }
   void reserve(std::size_t n) { heap_.reserve(n); }
   bool calendar() const { return calendar_; }
   const CalendarQueue& calendar_queue() const { return cal_; }

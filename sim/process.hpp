@@ -66,7 +66,9 @@ class Process {
     // it (a rethrow is one more unwind; a crash cancels thousands of goroutines at once).
     void unhandled_exception() {
       const std::type_info* t = abi::__cxa_current_exception_type();
-      if (t == nullptr || *t != typeid(Cancelled)) proc->error = std::current_exception();
+      if (t == nullptr || *t != typeid(Cancelled)) {
+        proc->cold().error = std::current_exception();
+      }
     }
   };
 
@@ -237,7 +239,7 @@ struct ProcessHandle::JoinAwaiter {
   bool await_suspend(std::coroutine_handle<P> h) {
     if (!park(h, p)) return false;
     w.token = WakeToken{p, p->gen};
-    target->joiners.push_back(w);
+    target->cold().joiners.push_back(w);
     return true;
   }
   void await_resume() {
@@ -257,7 +259,7 @@ struct ProcessHandle::JoinForAwaiter {
   bool await_suspend(std::coroutine_handle<P> h) {
     if (!park(h, p)) return false;
     w.token = WakeToken{p, p->gen};
-    target->joiners.push_back(w);
+    target->cold().joiners.push_back(w);
     p->sim->wake_at(w.token, p->sim->after(timeout));
     return true;
   }

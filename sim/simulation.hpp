@@ -43,36 +43,51 @@ class Handler {
 };
 
 class ProcessTable;
+struct ProcCold;
 
 // Bookkeeping of one coroutine process. It lives in the Simulation's process table (a slab with
 // stable addresses), not in the frame: queue entries name it by (slot index, generation), so
 // a stale entry (a timeout whose wait already ended) keeps no frame alive; the frame is freed
 // the moment the process completes, and the slot once no ProcessHandle refers to it.
-struct ProcState {
+//
+// Split in two so a resume touches one cache line: ProcState holds every field a resume, a
+// park or a wake-up reads or writes, in exactly one 64-byte line (aligned, so no slot
+// straddles two lines); ProcCold (error, joiners, the live-list node) is read at spawn, join
+// and completion only, in a parallel array of the table. Before the split a 104-byte slot
+// spanned two lines on every resume (docs/kernel.md, "Coroutine resume path").
+struct alignas(64) ProcState {
   Simulation* sim = nullptr;
-  ProcessTable* table = nullptr;
   std::coroutine_handle<> waiting;  // innermost frame parked on an awaiter
   std::coroutine_handle<> root;     // the top-level frame (owns every nested frame); null once freed
+  ProcessTable* table = nullptr;
   ActorId id = 0;
-  Kind kind = 0;
   std::uint32_t index = 0;    // this slot's place in the table
   std::uint32_t gen = 0;      // bumped on every resume, at completion and when the slot is freed
   std::uint32_t pending = 0;  // queue entries naming this slot (any generation): the wrap scan
   std::uint32_t refs = 0;     // live ProcessHandles
+  Kind kind = 0;
   bool started = false;
   bool done = false;
   bool cancel_requested = false;
   bool suspended = false;
   bool kill_requested = false;  // ProcessHandle::kill(): destroy rather than unwind, if killable
   bool killable = false;        // parked by park_killable() (cleared at every resume)
-  std::exception_ptr error;
-  IntrusiveList<struct Waiter> joiners;
-  ListNode live;  // in Simulation's list of frames not yet freed
 
   void park(std::coroutine_handle<> h) {
     waiting = h;
     suspended = true;
   }
+  // The cold part of this slot (defined after ProcessTable).
+  ProcCold& cold() const;
+};
+static_assert(sizeof(ProcState) == 64, "one cache line per process slot");
+
+// The part of a process's bookkeeping no resume touches.
+struct ProcCold {
+  std::exception_ptr error;
+  IntrusiveList<struct Waiter> joiners;
+  ListNode live;  // in Simulation's list of frames not yet freed
+  ProcState* state = nullptr;  // back from `live` to the slot
 };
 
 // The slab of ProcStates: chunks that never move, so a ProcState* stays valid while its slot
@@ -86,6 +101,9 @@ class ProcessTable {
   static constexpr std::uint32_t kMaxSlots = (1U << 30) - 1;
 
   ProcState& at(std::uint32_t index) { return chunks_[index / kChunk][index % kChunk]; }
+  ProcCold& cold_at(std::uint32_t index) const {
+    return cold_chunks_[index / kChunk][index % kChunk];
+  }
   ProcState& acquire();
   // Returns a slot whose process is done and unreferenced (the Simulation has moved it to a
   // new generation first, so no queued entry still matches it).
@@ -100,9 +118,12 @@ class ProcessTable {
 
  private:
   std::vector<std::unique_ptr<ProcState[]>> chunks_;
+  std::vector<std::unique_ptr<ProcCold[]>> cold_chunks_;  // the same indices as chunks_
   std::vector<std::uint32_t> free_;  // LIFO; which slot a process gets never affects results
   std::uint32_t next_ = 0;
 };
+
+inline ProcCold& ProcState::cold() const { return table->cold_at(index); }
 
 // What an awaiter keeps so a primitive can wake the process that waits on it.
 struct WakeToken {
@@ -257,6 +278,7 @@ class Simulation {
     std::uint32_t pending = 0;  // queue entries naming this slot (any generation)
   };
   void maybe_free(ProcState& p);
+  void prefetch_next_resumes() const;
   static std::uint64_t mix(std::uint64_t h) {
     h *= 0x9E3779B97F4A7C15ULL;
     h ^= h >> 32;
