@@ -274,8 +274,8 @@ sim::Task<> DataPlaneHost::serve_batch(std::shared_ptr<Call> call, std::int64_t 
   errgroup::Group group(sim_, launch_);
   if (limit >= 0) group.set_limit(limit);
   for (std::int64_t i = 0; i < uris; ++i) {
-    std::string key = pick_key(mix);
-    auto task = [this, key] { return fetch_post(key); };
+    const std::uint64_t post = pick_post(mix);
+    auto task = [this, post] { return fetch_post(post); };
     co_await group.go(task);
   }
   co_await group.wait();
@@ -288,7 +288,8 @@ sim::Task<> DataPlaneHost::serve_batch(std::shared_ptr<Call> call, std::int64_t 
   }
 }
 
-sim::Task<errgroup::Error> DataPlaneHost::fetch_post(std::string key) {
+sim::Task<errgroup::Error> DataPlaneHost::fetch_post(std::uint64_t post) {
+  const std::string key = "post/" + std::to_string(post);
   ++stats_.uris;
   sim::TraceSpan span = co_await sim::trace_span(sim_, "fetchPost", "rpc");
   co_await go_.alloc_live(cfg_.live_per_uri_bytes);
@@ -355,7 +356,7 @@ void DataPlaneHost::note_cache_error(const memcached::McResult& r) {
   }
 }
 
-std::string DataPlaneHost::pick_key(PostMix mix) {
+std::uint64_t DataPlaneHost::pick_post(PostMix mix) {
   std::uint64_t id;
   if (mix == PostMix::kHot) {
     // Pareto rank: a few posts take most reads (assumption: shape 1.2).
@@ -365,7 +366,7 @@ std::string DataPlaneHost::pick_key(PostMix mix) {
     id = cfg_.hot_posts + static_cast<std::uint64_t>(keys_rng_.uniform_int(
                               0, static_cast<std::int64_t>(cfg_.cold_posts) - 1));
   }
-  return "post/" + std::to_string(id);
+  return id;
 }
 
 }  // namespace skysim::dataplane

@@ -561,21 +561,21 @@ sim::Task<> GoProcess::syscall_impl(WriteTarget* target, std::int64_t bytes, sim
   if (span) span.end({{"bytes", bytes}, {"kernel_ns", d}, {"p_handed_off", lost_p ? 1 : 0}});
 }
 
-sim::Task<> GoProcess::alloc(std::int64_t bytes) {
+GoProcess::AllocAwaiter GoProcess::alloc(std::int64_t bytes) {
   if (bytes < 0) {
     throw std::invalid_argument("goruntime: alloc() bytes must be >= 0");
   }
-  return alloc_impl(bytes, false);
+  return AllocAwaiter{this, bytes, false, 0, {}, {}};
 }
 
-sim::Task<> GoProcess::alloc_live(std::int64_t bytes) {
+GoProcess::AllocAwaiter GoProcess::alloc_live(std::int64_t bytes) {
   if (bytes < 0) {
     throw std::invalid_argument("goruntime: alloc_live() bytes must be >= 0");
   }
-  return alloc_impl(bytes, true);
+  return AllocAwaiter{this, bytes, true, 0, {}, {}};
 }
 
-sim::Task<> GoProcess::alloc_impl(std::int64_t bytes, bool keep) {
+double GoProcess::alloc_account(std::int64_t bytes, bool keep) {
   std::uint64_t inc = incarnation_;
   throw_if_gone(inc);
   gc_advance();
@@ -592,7 +592,11 @@ sim::Task<> GoProcess::alloc_impl(std::int64_t bytes, bool keep) {
   }
   check_memory();
   throw_if_gone(inc);
-  while (debt >= 1.0 && phase_ == GcPhase::kMark && !limiter_enabled_ && mark_work_left_ns_ > 0) {
+  return debt;
+}
+
+sim::Task<> GoProcess::assist(double debt) {
+  while (assist_owed(debt)) {
     auto chunk = static_cast<sim::Duration>(
         std::min({debt, mark_work_left_ns_, static_cast<double>(cfg_.assist_chunk)}));
     if (chunk <= 0) {

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "models/goruntime/config.hpp"
+#include "models/goruntime/node_pool.hpp"
 #include "sim/process.hpp"
 #include "sim/simulation.hpp"
 
@@ -50,12 +51,13 @@ class HostCpu {
   struct FinishOrder {
     bool operator()(const Job* a, const Job* b) const;
   };
-  using Running = std::set<Job*, FinishOrder>;
+  // Node-pooled: a job enters and leaves these sets at every slice of Go code on a full host.
+  using Running = std::set<Job*, FinishOrder, NodePoolAllocator<Job*>>;
   // EEVDF's line in order of virtual deadline; seq breaks ties FIFO.
   struct DeadlineOrder {
     bool operator()(const Job* a, const Job* b) const;
   };
-  using Line = std::set<Job*, DeadlineOrder>;
+  using Line = std::set<Job*, DeadlineOrder, NodePoolAllocator<Job*>>;
   // One waiting thread's CPU work; lives in the awaiting coroutine's frame.
   struct Job {
     double finish_v = 0;     // V at which the job leaves its core: its work is done or

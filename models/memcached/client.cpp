@@ -129,7 +129,8 @@ sim::Task<McResult> Client::run(McOp op, std::string key, McItem item) {
   sim::TraceSpan span = co_await sim::trace_span(
       sim_, op == McOp::kGet ? "memcache.Get" : "memcache.Set", "memcached");
   auto server = static_cast<std::uint32_t>(pick_server(key));
-  ConnAttempt got = co_await get_conn(server);
+  ConnAttempt got;
+  if (!take_idle(server, got)) got = co_await get_conn(server);
   if (!got.ok) {
     got.error.op = op;
     if (span) span.end({{"key", key}, {"error", got.error.error_text()}});
@@ -158,14 +159,18 @@ sim::Task<McResult> Client::run(McOp op, std::string key, McItem item) {
   co_return r;
 }
 
+bool Client::take_idle(std::uint32_t server, ConnAttempt& out) {
+  std::optional<Conn> idle = pools_[server].pop();
+  if (!idle) return false;
+  ++stats_.idle_reused;
+  out.ok = true;
+  out.conn = *idle;
+  return true;
+}
+
 sim::Task<Client::ConnAttempt> Client::get_conn(std::uint32_t server) {
   ConnAttempt out;
-  if (std::optional<Conn> idle = pools_[server].pop()) {
-    ++stats_.idle_reused;
-    out.ok = true;
-    out.conn = *idle;
-    co_return out;
-  }
+  if (take_idle(server, out)) co_return out;
   Server& s = *servers_[server];
   ++stats_.dials;
   // The dial as Go's net.Dialer sees it: port search (bind), connect, the SYN round trip.
@@ -266,7 +271,7 @@ sim::Task<McResult> Client::round_trip(const Conn& c, McOp op, const std::string
     r.status = c.rejected ? McStatus::kServerError : McStatus::kConnClosed;
     co_return r;
   }
-  auto pending = std::make_shared<PendingOp>();
+  std::shared_ptr<PendingOp> pending = new_op();
   pending->op = op;
   pending->key = key;
   pending->item = item;
@@ -281,7 +286,23 @@ sim::Task<McResult> Client::round_trip(const Conn& c, McOp op, const std::string
   } else {
     r.status = McStatus::kIoTimeout;
   }
+  recycle(std::move(pending));
   co_return r;
+}
+
+std::shared_ptr<PendingOp> Client::new_op() {
+  if (spare_ops_.empty()) return std::make_shared<PendingOp>();
+  std::shared_ptr<PendingOp> op = std::move(spare_ops_.back());
+  spare_ops_.pop_back();
+  return op;
+}
+
+void Client::recycle(std::shared_ptr<PendingOp> op) {
+  // Bounded: the most requests a client has in flight at once come back at most this often.
+  constexpr std::size_t kMaxSpare = 256;
+  if (op.use_count() != 1 || spare_ops_.size() >= kMaxSpare) return;
+  *op = PendingOp{};
+  spare_ops_.push_back(std::move(op));
 }
 
 void Client::cond_release(const Conn& c, const McResult& r) {

@@ -116,8 +116,14 @@ class Client {
     McResult error;
   };
   sim::Task<McResult> run(McOp op, std::string key, McItem item);
+  // An idle connection if the pool has one (no coroutine frame: the common case).
+  bool take_idle(std::uint32_t server, ConnAttempt& out);
   sim::Task<ConnAttempt> get_conn(std::uint32_t server);
   sim::Task<McResult> round_trip(const Conn& c, McOp op, const std::string& key, McItem item);
+  // Request records, reused once nobody else holds them (one allocation per request was a
+  // measurable share of the April run; the server may still hold one whose client timed out).
+  std::shared_ptr<PendingOp> new_op();
+  void recycle(std::shared_ptr<PendingOp> op);
   void cond_release(const Conn& c, const McResult& r);
   void close_conn(const Conn& c, net::CloseMode mode);
   void check_usable(const Conn* c) const;
@@ -140,6 +146,7 @@ class Client {
   std::uint32_t life_ = 1;
   bool crashed_ = false;
   ClientStats stats_;
+  std::vector<std::shared_ptr<PendingOp>> spare_ops_;  // new_op(), recycle()
 };
 
 }  // namespace skysim::memcached

@@ -55,9 +55,20 @@ void NetNamespace::check_invariants() {
   std::sort(all.begin(), all.end());
   std::sort(own.begin(), own.end());
   std::sort(bound.begin(), bound.end());
-  auto count_of = [](const auto& sorted, const auto& key) {
-    auto [lo, hi] = std::equal_range(sorted.begin(), sorted.end(), key);
-    return static_cast<std::uint32_t>(hi - lo);
+  // A key's count (the length of its run) for keys asked in increasing order (for_each walks
+  // ports in order): a cursor that only moves forward, so a table's walk is linear, not a
+  // binary search per port.
+  auto counter = [](const auto& sorted, const auto& first_key) {
+    auto it = std::lower_bound(sorted.begin(), sorted.end(), first_key);
+    return [&sorted, it](const auto& key) mutable {
+      while (it != sorted.end() && *it < key) ++it;
+      std::uint32_t n = 0;
+      while (it != sorted.end() && *it == key) {
+        ++it;
+        ++n;
+      }
+      return n;
+    };
   };
   for (int k = 1; k < kSocketStateCount; ++k) {
     if (by_state[k] != counters_.sockets_by_state[k]) {
@@ -97,8 +108,9 @@ void NetNamespace::check_invariants() {
     if (l->all.empty()) {
       bad("an empty local IP was kept");
     }
+    auto all_count = counter(all, all_key(ip, 0));
     l->all.for_each([&](std::uint16_t port, std::uint32_t n) {
-      if (count_of(all, all_key(ip, port)) != n) {
+      if (all_count(all_key(ip, port)) != n) {
         bad("per-port socket count is off on " + Ipv4{ip}.str() + ":" + std::to_string(port));
       }
     });
@@ -108,9 +120,11 @@ void NetNamespace::check_invariants() {
           dest_registry_[d->registry_index] != d.get()) {
         bad("a destination space is missing from the registry");
       }
+      auto bound_count = counter(bound, std::uint16_t{0});
+      auto own_count = counter(own, own_key(ip, d->remote, 0));
       d->blocked.for_each([&](std::uint16_t port, std::uint32_t n) {
         std::uint32_t want =
-            (count_of(bound, port) > 0 ? 1 : 0) + count_of(own, own_key(ip, d->remote, port));
+            (bound_count(port) > 0 ? 1 : 0) + own_count(own_key(ip, d->remote, port));
         if (want != n) {
           bad("4-tuple space count is off toward " + d->remote.str());
         }
@@ -120,8 +134,9 @@ void NetNamespace::check_invariants() {
   if (dests != dest_registry_.size()) {
     bad("the destination registry holds spaces no local IP has");
   }
+  auto bound_count = counter(bound, std::uint16_t{0});
   bound_ports_.for_each([&](std::uint16_t port, std::uint32_t n) {
-    if (count_of(bound, port) != n) {
+    if (bound_count(port) != n) {
       bad("per-port bind count is off on port " + std::to_string(port));
     }
   });
