@@ -88,23 +88,27 @@ class Reactor {
     std::uint64_t cookie;
     bool yields;  // longer than a quota: checks need_preempt() as it goes
   };
-  // A FIFO of tasks in one power-of-two array (what std::deque was here): a shard's queues are
-  // touched on every arrival of the fleet background, and a ring keeps the front task one
-  // load from the reactor instead of behind the deque's node map (docs/benchmarks.md,
-  // h-fanspeed).
+  // A FIFO of tasks (what std::deque was here): the front task inline, the rest in one
+  // power-of-two ring. A shard's queues are touched on every arrival of the fleet background,
+  // and the front task is what each step reads (docs/benchmarks.md, h-fanspeed).
   class TaskRing {
    public:
     bool empty() const { return size_ == 0; }
     std::size_t size() const { return size_; }
-    Task& front() { return buf_[head_]; }
-    const Task& front() const { return buf_[head_]; }
+    Task& front() { return front_; }
+    const Task& front() const { return front_; }
     void pop_front() {
+      if (--size_ == 0) return;
+      front_ = buf_[head_];
       head_ = (head_ + 1) & (cap_ - 1);
-      --size_;
     }
     void push_back(const Task& t) {
-      if (size_ == cap_) grow();
-      buf_[(head_ + size_) & (cap_ - 1)] = t;
+      if (size_ == 0) {
+        front_ = t;
+      } else {
+        if (size_ - 1 == cap_) grow();
+        buf_[(head_ + size_ - 1) & (cap_ - 1)] = t;
+      }
       ++size_;
     }
 
@@ -112,12 +116,13 @@ class Reactor {
     void grow() {
       const std::uint32_t cap = cap_ == 0 ? 8 : 2 * cap_;
       std::unique_ptr<Task[]> next(new Task[cap]);
-      for (std::uint32_t i = 0; i < size_; ++i) next[i] = buf_[(head_ + i) & (cap_ - 1)];
+      for (std::uint32_t i = 0; i < cap_; ++i) next[i] = buf_[(head_ + i) & (cap_ - 1)];
       buf_ = std::move(next);
       cap_ = cap;
       head_ = 0;
     }
-    std::unique_ptr<Task[]> buf_;
+    Task front_{};
+    std::unique_ptr<Task[]> buf_;  // the size_ - 1 tasks behind front_, from head_
     std::uint32_t head_ = 0;
     std::uint32_t size_ = 0;
     std::uint32_t cap_ = 0;

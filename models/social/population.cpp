@@ -47,6 +47,7 @@ class AliasTable {
   std::uint32_t draw(sim::Rng& rng) const {
     auto i = static_cast<std::uint32_t>(rng.uniform_int(0, static_cast<std::int64_t>(slot_.size()) - 1));
     const Slot& s = slot_[i];
+    __builtin_prefetch(&s);  // the slot's miss overlaps the second draw
     return rng.uniform01() < s.prob ? i : s.alias;
   }
 
