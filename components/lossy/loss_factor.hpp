@@ -4,6 +4,7 @@
 // Just before a page of fan-out is written, one r in [0,1) is drawn; every user of the page
 // whose loss_factor < r is skipped. Each user is thus written with probability loss_factor,
 // and the drops inside one page are correlated (one r for the whole page).
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 
@@ -16,8 +17,19 @@ class LossyConfigError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// Throws LossyConfigError if reasonable_limit is 0 (every timeline would be dropped).
-double loss_factor(std::uint64_t reasonable_limit, std::uint64_t num_follows);
+[[noreturn]] void throw_zero_reasonable_limit();
+
+// Throws LossyConfigError if reasonable_limit is 0 (every timeline would be dropped). Inline:
+// the fan-out asks it several times per addressed follower.
+inline double loss_factor(std::uint64_t reasonable_limit, std::uint64_t num_follows) {
+  if (reasonable_limit == 0) {
+    throw_zero_reasonable_limit();
+  }
+  if (num_follows <= reasonable_limit) {
+    return 1.0;  // also covers num_follows == 0: nothing to limit
+  }
+  return std::min(static_cast<double>(reasonable_limit) / static_cast<double>(num_follows), 1.0);
+}
 
 // The per-page decision: keep the user iff !(loss_factor < r).
 inline bool keep_in_page(double user_loss_factor, double page_r) {

@@ -19,6 +19,11 @@ class PageFilter {
   // The probability filter() keeps `u` over r uniform in [0,1): what a caller that must start
   // in steady state (a partition written for a long time before the run) assumes it kept.
   virtual double keep_probability(UserId u) const = 0;
+  // keep_probability of each of `page`'s n users into out[0..n): what a caller auditing a
+  // whole page asks, in one call (CacheFilter reads its set once for the page).
+  virtual void keep_probabilities(const UserId* page, std::size_t n, double* out) const {
+    for (std::size_t i = 0; i < n; ++i) out[i] = keep_probability(page[i]);
+  }
 };
 
 // Production: Bluesky's rule against the in-memory high-follow set.
@@ -31,6 +36,12 @@ class CacheFilter final : public PageFilter {
   }
   // keep_in_page keeps u iff loss_factor >= r: probability loss_factor for r ~ U[0,1).
   double keep_probability(UserId u) const override { return cache_.loss_factor_of(u); }
+  void keep_probabilities(const UserId* page, std::size_t n, double* out) const override {
+    const auto set = cache_.snapshot();  // as loss_factor_of, one set for the whole page
+    for (std::size_t i = 0; i < n; ++i) {
+      out[i] = loss_factor(cache_.reasonable_limit(), set->follows(page[i]));
+    }
+  }
 
  private:
   const HighFollowCache& cache_;

@@ -41,19 +41,34 @@ BackgroundPosts::BackgroundPosts(FanoutService& svc, std::uint32_t min_follows,
     }
   }
   // Once per run: where each hyper-follower sits in each followed author's follower list.
-  first_.push_back(0);
+  const auto packed = [](const Target& t) {
+    return kInline | static_cast<std::uint64_t>(t.page) << 32 | t.user;
+  };
   for (social::UserId a = 0; a < g.users(); ++a) {
     if (followed[a] == 0) {
       continue;
     }
     authors_.push_back(a);
     const auto followers = g.followers(a);
+    targets_.clear();
     for (std::size_t i = 0; i < followers.size(); ++i) {
       if (hyper[followers[i]] != 0) {
         targets_.push_back({static_cast<std::uint32_t>(i / svc.cfg_.page_size), followers[i]});
       }
     }
-    first_.push_back(targets_.size());
+    if (followers.size() / svc.cfg_.page_size >= (std::uint64_t{1} << 31)) {
+      throw std::length_error("fanout: more than 2^31 pages of followers");  // users <= 1e9
+    }
+    Slot s;
+    if (targets_.size() == 1 || targets_.size() == 2) {
+      s.a = packed(targets_[0]);
+      s.b = targets_.size() == 2 ? packed(targets_[1]) : 0;
+    } else {
+      s.a = more_.size();
+      s.b = targets_.size();
+      more_.insert(more_.end(), targets_.begin(), targets_.end());
+    }
+    slots_.push_back(s);
   }
   if (authors_.empty()) {
     return;  // no hyper-follower: nothing to post
@@ -76,13 +91,29 @@ void BackgroundPosts::on_event(sim::Simulation& sim) {
 
 void BackgroundPosts::fan_out(std::uint32_t author_index) {
   ++posts_;
-  const std::uint64_t end = first_[author_index + 1];
-  for (std::uint64_t i = first_[author_index]; i < end;) {
+  const Slot s = slots_[author_index];
+  const Target* targets = targets_.data();
+  std::uint64_t end = 0;
+  if ((s.a & kInline) != 0) {
+    const auto unpack = [](std::uint64_t x) {
+      return Target{static_cast<std::uint32_t>(x >> 32) & 0x7fffffffU,
+                    static_cast<social::UserId>(x)};
+    };
+    targets_.resize(2);
+    targets_[0] = unpack(s.a);
+    if (s.b != 0) targets_[1] = unpack(s.b);
+    targets = targets_.data();
+    end = s.b != 0 ? 2 : 1;
+  } else {
+    targets = more_.data() + s.a;
+    end = s.b;
+  }
+  for (std::uint64_t i = 0; i < end;) {
     // One page's hyper-followers, through the same decision as the celebrity post's page.
-    const std::uint32_t page = targets_[i].page;
+    const std::uint32_t page = targets[i].page;
     page_.clear();
-    for (; i < end && targets_[i].page == page; ++i) {
-      page_.push_back(targets_[i].user);
+    for (; i < end && targets[i].page == page; ++i) {
+      page_.push_back(targets[i].user);
     }
     kept_.clear();
     svc_.filter_page(page_.data(), page_.size(), page_rng_, kept_);

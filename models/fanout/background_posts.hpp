@@ -52,8 +52,18 @@ class BackgroundPosts final : public sim::Handler {
   sim::Rng& page_rng_;  // the per-page r, a stream of its own beside the celebrity post's
   double mean_gap_ns_ = 0;
   std::vector<social::UserId> authors_;   // ascending ids: followed by >= 1 hyper-follower
-  std::vector<std::uint64_t> first_;      // authors_.size() + 1 offsets into targets_
-  std::vector<Target> targets_;           // per author, in follower order (pages ascending)
+  // Per author, its targets in follower order (pages ascending), packed so that a post -- an
+  // author drawn uniformly among ~10^6 -- costs one cache miss, not two (docs/benchmarks.md,
+  // h-fanspeed): `a` and `b` each hold one target (bit 63 set, page << 32 | user; `b` 0 when
+  // the author has one), or `a` (bit 63 clear) an offset into more_, `b` the count there.
+  struct Slot {
+    std::uint64_t a = 0;
+    std::uint64_t b = 0;
+  };
+  static constexpr std::uint64_t kInline = std::uint64_t{1} << 63;
+  std::vector<Slot> slots_;               // authors_.size()
+  std::vector<Target> more_;              // authors with three or more targets
+  std::vector<Target> targets_;           // one author's, while building and per post
   std::vector<social::UserId> page_;      // one page's hyper-followers, before the filter
   std::vector<social::UserId> kept_;
   std::vector<std::uint32_t> offered_;    // per user

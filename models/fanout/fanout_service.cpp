@@ -465,8 +465,10 @@ void FanoutService::filter_page(const social::UserId* page, std::size_t n, sim::
   if (policy_->thins_pages()) {
     // One draw per page, just before writing it (domain.md §8.3).
     filter_->filter(page, n, page_r.uniform01(), out);
+    keep_q_.resize(n);
+    filter_->keep_probabilities(page, n, keep_q_.data());  // one set read for the page
     for (std::size_t i = 0; i < n; ++i) {
-      keep_bound_.addressed(page[i], filter_->keep_probability(page[i]));
+      keep_bound_.addressed(page[i], keep_q_[i]);
     }
     for (std::size_t i = before; i < out.size(); ++i) keep_bound_.kept(out[i]);
   } else {

@@ -196,6 +196,7 @@ class FanoutService {
   std::vector<std::uint32_t> offered_;
   std::vector<std::uint32_t> delivered_;
   mutable KeepBound keep_bound_;  // the filter's binomial lower bound (filter_page feeds it)
+  mutable std::vector<double> keep_q_;  // filter_page's scratch: the page's keep probabilities
   sim::Histogram page_duration_;
   sim::Histogram write_latency_;
   std::vector<PageRecord> page_log_;

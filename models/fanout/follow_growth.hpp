@@ -103,6 +103,10 @@ class FollowGrowth final : public lossy::PageFilter {
   void filter(const social::UserId* page, std::size_t n, double page_r,
               std::vector<social::UserId>& out) const override;
   double keep_probability(social::UserId u) const override;
+  void keep_probabilities(const social::UserId* page, std::size_t n,
+                          double* out) const override {
+    inner_.keep_probabilities(page, n, out);
+  }
 
   std::uint64_t true_follows(social::UserId u) const;
   UserClass user_class(social::UserId u) const { return static_cast<UserClass>(class_[u]); }

@@ -223,6 +223,8 @@ ScyllaCluster::ScyllaCluster(sim::Simulation& sim, ScyllaConfig cfg, std::uint32
   // Each fleet write lands on rf replica shards; the coordinator's CQL work is spread too.
   const double per_shard = cfg_.background_writes_per_s * cfg_.rf / cfg_.total_shards();
   bg_rate_per_ns_ = per_shard * cfg_.scale / 1e9;
+  bg_gap_mean_ns_ = 1.0 / bg_rate_per_ns_;
+  bg_rows_per_write_ = 1.0 / cfg_.scale;
   const double amortised_trim =
       static_cast<double>(cfg_.timeline.row_scan_cost) *
       (cfg_.timeline.target_rows + cfg_.timeline.trim_slack_rows) /
@@ -419,10 +421,10 @@ void ScyllaCluster::advance(ShardId s, sim::Time now) {
       first->next += static_cast<sim::Time>(bg_rng_.exponential(1.0 / first->rate_per_ns)) + 1;
     } else if (what == 1) {
       const sim::Duration work = bg_rng_.exponential_duration(bg_service_mean_);
-      sh.rows_since_compaction += 1.0 / cfg_.scale;
+      sh.rows_since_compaction += bg_rows_per_write_;
       sh.admitted_ns += static_cast<double>(work);
       sh.cpu.submit(t, Group::Statement, work, 0);
-      sh.next_background += static_cast<sim::Time>(bg_rng_.exponential(1.0 / bg_rate_per_ns_)) + 1;
+      sh.next_background += static_cast<sim::Time>(bg_rng_.exponential(bg_gap_mean_ns_)) + 1;
     } else {
       sh.next_compaction += cfg_.timeline.compaction_interval;
       if (!sh.compacting) {

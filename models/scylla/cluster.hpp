@@ -220,6 +220,8 @@ class ScyllaCluster {
   std::vector<sim::Duration> compaction_phase_;  // per shard
   sim::Time window_start_ = 0;
   double bg_rate_per_ns_ = 0;  // simulated background arrivals per shard per ns
+  double bg_gap_mean_ns_ = 0;  // 1 / bg_rate_per_ns_, once (advance() draws a gap per arrival)
+  double bg_rows_per_write_ = 1;  // 1 / scale, once
   sim::Duration bg_service_mean_ = 0;
   sim::Histogram write_latency_;
   sim::Histogram read_latency_;

@@ -66,19 +66,6 @@ void Reactor::pick() {
   if (v > last_vruntime_) last_vruntime_ = v;
 }
 
-sim::Time Reactor::piece_end() const {
-  const Task& task = groups_[static_cast<std::size_t>(running_)].q.front();
-  const sim::Time full = now_ + task.left;
-  if (!task.yields) return full;
-  // A task cannot be cut before it starts: at least 1 ns of progress per piece.
-  const sim::Time quota = slice_end_ > now_ ? slice_end_ : now_ + 1;
-  return full < quota ? full : quota;
-}
-
-sim::Time Reactor::next_decision() const {
-  return queued_ == 0 ? sim::kTimeMax : piece_end();
-}
-
 const char* Reactor::conservation_error() const {
   sim::Duration ran_total = 0;
   std::size_t tasks = 0;

@@ -15,7 +15,7 @@
 // exact instant. Nothing is drawn at random here.
 #include <array>
 #include <cstdint>
-#include <deque>
+#include <memory>
 
 #include "sim/time.hpp"
 
@@ -88,8 +88,47 @@ class Reactor {
     std::uint64_t cookie;
     bool yields;  // longer than a quota: checks need_preempt() as it goes
   };
+  // A FIFO of tasks (what std::deque was here): the front task inline, the rest in one
+  // power-of-two ring. A shard's queues are touched on every arrival of the fleet background,
+  // and the front task is what each step reads (docs/benchmarks.md, h-fanspeed).
+  class TaskRing {
+   public:
+    bool empty() const { return size_ == 0; }
+    std::size_t size() const { return size_; }
+    Task& front() { return front_; }
+    const Task& front() const { return front_; }
+    void pop_front() {
+      if (--size_ == 0) return;
+      front_ = buf_[head_];
+      head_ = (head_ + 1) & (cap_ - 1);
+    }
+    void push_back(const Task& t) {
+      if (size_ == 0) {
+        front_ = t;
+      } else {
+        if (size_ - 1 == cap_) grow();
+        buf_[(head_ + size_ - 1) & (cap_ - 1)] = t;
+      }
+      ++size_;
+    }
+
+   private:
+    void grow() {
+      const std::uint32_t cap = cap_ == 0 ? 8 : 2 * cap_;
+      std::unique_ptr<Task[]> next(new Task[cap]);
+      for (std::uint32_t i = 0; i < cap_; ++i) next[i] = buf_[(head_ + i) & (cap_ - 1)];
+      buf_ = std::move(next);
+      cap_ = cap;
+      head_ = 0;
+    }
+    Task front_{};
+    std::unique_ptr<Task[]> buf_;  // the size_ - 1 tasks behind front_, from head_
+    std::uint32_t head_ = 0;
+    std::uint32_t size_ = 0;
+    std::uint32_t cap_ = 0;
+  };
   struct Queue {
-    std::deque<Task> q;
+    TaskRing q;
     double vruntime = 0;
     sim::Duration ran = 0;
     sim::Duration work = 0;  // left in the queue
@@ -110,6 +149,20 @@ class Reactor {
   std::uint32_t queued_ = 0;
   std::uint64_t cookies_ = 0;
 };
+
+// Inline: asked after every arrival at a shard someone waits on (wake_at_next_decision).
+inline sim::Time Reactor::piece_end() const {
+  const Task& task = groups_[static_cast<std::size_t>(running_)].q.front();
+  const sim::Time full = now_ + task.left;
+  if (!task.yields) return full;
+  // A task cannot be cut before it starts: at least 1 ns of progress per piece.
+  const sim::Time quota = slice_end_ > now_ ? slice_end_ : now_ + 1;
+  return full < quota ? full : quota;
+}
+
+inline sim::Time Reactor::next_decision() const {
+  return queued_ == 0 ? sim::kTimeMax : piece_end();
+}
 
 template <class F>
 void Reactor::run_until(sim::Time t, F&& done) {

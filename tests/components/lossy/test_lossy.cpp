@@ -6,6 +6,7 @@
 
 #include "components/lossy/high_follow_cache.hpp"
 #include "components/lossy/loss_factor.hpp"
+#include "components/lossy/page_filter.hpp"
 
 using namespace lossy;
 
@@ -79,4 +80,18 @@ TEST_CASE("a 4,000-follow user with limit 2,000 keeps about half its writes") {
   }
   const double sd = std::sqrt(pages * 0.25);
   CHECK(std::abs(kept - pages / 2) < 4 * sd);
+}
+
+TEST_CASE("a page's keep probabilities in one call equal the per-user ones, bit for bit") {
+  HighFollowCache cache(2000);
+  cache.load({{7, 4000}, {3, 300000}, {9, 1500}, {11, 2001}}, 0);
+  const CacheFilter filter(cache);
+  const std::vector<UserId> page = {0, 3, 7, 8, 9, 11, 3, 12};
+  std::vector<double> q(page.size(), -1.0);
+  filter.keep_probabilities(page.data(), page.size(), q.data());
+  for (std::size_t i = 0; i < page.size(); ++i) {
+    CHECK(q[i] == filter.keep_probability(page[i]));  // exact: the audit's bound sums them
+  }
+  CHECK(q[1] == 2000.0 / 300000);
+  CHECK(q[0] == 1.0);
 }

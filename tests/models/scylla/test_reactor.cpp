@@ -1,8 +1,10 @@
 // The Seastar reactor model against what its rules imply (docs/models/scylla.md, "Seastar
 // scheduling"): shares divide a saturated CPU, the task quota bounds how long short work waits
 // behind long work, idle groups bank no credit.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "models/scylla/reactor.hpp"
@@ -175,4 +177,39 @@ TEST_CASE("certain_completion behind short work of the running group, within the
   r.submit(10 * kMicrosecond, Group::Compaction, 50 * kMillisecond, 0);  // cannot cut in
   r.run_until(kSecond, d);
   CHECK(d.of(3) == c);
+}
+
+TEST_CASE("a queue runs its tasks in submission order while it grows and wraps (ring storage)") {
+  ReactorConfig rc;
+  Reactor r(&rc);
+  // Bursts of 1..40 short tasks, each burst queued while the last ones still run, so the ring
+  // behind the front task fills, wraps and doubles with tasks in it.
+  std::vector<std::uint64_t> order;
+  std::vector<sim::Time> expected;
+  sim::Time t = 0;
+  sim::Time busy_until = 0;
+  std::uint64_t cookie = 1;
+  Done d;
+  for (int burst = 1; burst <= 40; ++burst) {
+    for (int i = 0; i < burst; ++i) {
+      const sim::Duration work = (1 + (cookie % 7)) * kMicrosecond;
+      r.submit(t, Group::Statement, work, cookie);
+      busy_until = std::max(busy_until, t) + work;
+      order.push_back(cookie);
+      expected.push_back(busy_until);
+      ++cookie;
+    }
+    t += 10 * kMicrosecond * burst / 2;  // part of the burst is still queued at the next
+    r.run_until(t, d);
+    CHECK(r.queued(Group::Statement) ==
+          static_cast<std::size_t>(std::count_if(expected.begin(), expected.end(),
+                                                 [&](sim::Time e) { return e > t; })));
+  }
+  r.run_until(busy_until, d);
+  REQUIRE(d.at.size() == order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    CHECK(d.at[i].first == order[i]);
+    CHECK(d.at[i].second == expected[i]);
+  }
+  CHECK(std::string(r.conservation_error()).empty());
 }
