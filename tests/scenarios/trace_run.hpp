@@ -1,9 +1,12 @@
 #pragma once
 // Runs a scenario in-process with a tracer attached as `skysim run --trace` does, writes the
 // file, and checks it (tests/sim/trace_check.hpp).
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <string>
 
 #include "scenarios/runner.hpp"
 #include "scenarios/trace_setup.hpp"
@@ -27,8 +30,11 @@ inline Traced run_traced(const Scenario& sc, sim::Tracer::Options o,
   trace_scenario(run, tracer);
   Traced t;
   t.fingerprint = run.run(until).fingerprint;
-  const std::string path =
-      (std::filesystem::temp_directory_path() / "skysim-trace-test.json").string();
+  // One file per test process: ctest runs the trace tests side by side, and a shared name let
+  // one test check the file another was writing.
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("skysim-trace-test-" + std::to_string(getpid()) + ".json"))
+                               .string();
   tracer.write_file(path);
   t.bytes = std::filesystem::file_size(path);
   t.dropped = tracer.dropped();
