@@ -103,8 +103,11 @@ void NetNamespace::check_invariants() {
     bad("owned sockets and open sockets disagree");
   }
   std::size_t dests = 0;
-  for (const auto& [ip, local_ip] : ips_) {
-    const LocalIp* l = &local_ip;
+  for (const auto& entry : ips_) {
+    // A plain variable, not a structured binding: the lambdas below capture it, which clang
+    // before 16 refuses for bindings (the libFuzzer harness builds with clang 14).
+    const auto ip = entry.first;
+    const LocalIp* l = &entry.second;
     if (l->all.empty()) {
       bad("an empty local IP was kept");
     }
