@@ -31,6 +31,18 @@ inline const social::FollowGraph& celebrity_graph() {
   return g;
 }
 
+// The flare of test_lossy_vs_full.cpp on the celebrity graph: the fleet background at scale
+// 0.1 and 2,250 rows/s into each bot's timeline, under `policy`.
+inline fanout::ExperimentSpec flare_spec(const social::FollowGraph& g, fanout::FanoutPolicy policy) {
+  fanout::ExperimentSpec s;
+  s.author = g.id_of("celebrity");
+  s.scylla.background_writes_per_s = 5e5;
+  s.scylla.scale = 0.1;
+  s.posts_per_followed_s = 0.0075;
+  s.fanout.policy = policy;
+  return s;
+}
+
 }  // namespace fanout_test
 
 // The 2M-follower cases take seconds optimised and minutes under AddressSanitizer: the sanitizer

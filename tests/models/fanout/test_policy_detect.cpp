@@ -114,12 +114,8 @@ TEST_CASE(
     "shards go",
     FANOUT_HEAVY) {
   const auto& g = fanout_test::celebrity_graph();
-  ExperimentSpec s;
-  s.author = g.id_of("celebrity");
-  s.scylla.background_writes_per_s = 5e5;
-  s.scylla.scale = 0.1;
-  s.posts_per_followed_s = 0.0075;  // test_lossy_vs_full.cpp's flare: 2,250 rows/s per bot
-  s.fanout.policy = FanoutPolicy::DetectBlock;
+  // test_lossy_vs_full.cpp's flare: 2,250 rows/s per bot.
+  const ExperimentSpec s = fanout_test::flare_spec(g, FanoutPolicy::DetectBlock);
   const ExperimentResult r = run_experiment(g, s);
   std::printf(
       "detect_block at the flare: hot shards before %u, during %u; post %.2f s; bots' "

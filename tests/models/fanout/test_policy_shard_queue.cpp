@@ -91,15 +91,7 @@ TEST_CASE(
 
 TEST_CASE("shard_queue at the flare: the hot shards hold back only their own lanes", FANOUT_HEAVY) {
   const auto& g = fanout_test::celebrity_graph();
-  auto spec = [&](FanoutPolicy p) {
-    ExperimentSpec s;
-    s.author = g.id_of("celebrity");
-    s.scylla.background_writes_per_s = 5e5;
-    s.scylla.scale = 0.1;
-    s.posts_per_followed_s = 0.0075;  // test_lossy_vs_full.cpp's flare
-    s.fanout.policy = p;
-    return s;
-  };
+  auto spec = [&](FanoutPolicy p) { return fanout_test::flare_spec(g, p); };
   const ExperimentResult full = run_experiment(g, spec(FanoutPolicy::Full));
   const ExperimentResult q = run_experiment(g, spec(FanoutPolicy::ShardQueue));
   // Share of the post's writes answered within 1 s of the post: the cool shards' lanes.

@@ -108,15 +108,7 @@ TEST_CASE("split at the flare: the bots' rows spread over 300 parts, no hot shar
           FANOUT_HEAVY) {
   // The workload of test_lossy_vs_full.cpp's flare (2,250 rows/s into each bot's timeline).
   const auto& g = fanout_test::celebrity_graph();
-  auto spec = [&](FanoutPolicy p) {
-    ExperimentSpec s;
-    s.author = g.id_of("celebrity");
-    s.scylla.background_writes_per_s = 5e5;
-    s.scylla.scale = 0.1;
-    s.posts_per_followed_s = 0.0075;
-    s.fanout.policy = p;
-    return s;
-  };
+  auto spec = [&](FanoutPolicy p) { return fanout_test::flare_spec(g, p); };
   const ExperimentResult full = run_experiment(g, spec(FanoutPolicy::Full));
   const ExperimentResult split = run_experiment(g, spec(FanoutPolicy::Split));
   std::printf(
