@@ -227,7 +227,8 @@ void diagnose(const FuzzOptions& o, const RunOutcome& first, const RunOutcome& s
 
 // The first stream whose draw count differs between two summary.json's `stream_draws`, as
 // "stream NAME drew A then B words" ("" when every stream drew the same; a stream only one run
-// created says so).
+// created says so). A family of numbered streams is one entry "PREFIX*" with its count, total
+// draws and digest (scenarios/stream_families.hpp): a difference inside it names the family.
 std::string first_stream_difference(const analysis::Json& a, const analysis::Json& b) {
   auto sa = a.find("stream_draws");
   auto sb = b.find("stream_draws");

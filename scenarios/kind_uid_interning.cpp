@@ -5,6 +5,7 @@
 // At most `workers` internings run at once; the rest wait in FIFO order.
 // The lead adds `register_uid_interning(r)` to register_builtin_models (builtin_models.cpp).
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,9 +17,11 @@
 #include "models/fdb/database.hpp"
 #include "models/fdb/interning_workload.hpp"
 #include "models/fdb/kv_backend.hpp"
+#include "models/fdb/store_view.hpp"
 #include "scenarios/model_registry.hpp"
 #include "scenarios/param_builder.hpp"
 #include "sim/process.hpp"
+#include "sim/rng.hpp"
 
 namespace skysim::scenarios {
 namespace {
@@ -61,6 +64,24 @@ std::vector<sim::ParamSpec> interning_params() {
 
 class UidInterningHost;
 sim::Process interning_server(UidInterningHost& host, int worker);
+
+// One worker's random stream, seeded exactly as Simulation::stream seeds "PATH/worker/N" (so
+// every draw is the one the kernel's named stream would give), but owned by the worker: a
+// fuzz-interning run spawns ~12,000 short-lived workers, and the kernel keeps every named
+// stream (2.5 KiB of mt19937_64 state each) to the end of the run — 29 MB, its page faults and
+// its teardown were ~20 % of the run (h-fuzzintern). What the unseed needs of it is kept: its
+// name and draw count are folded into the run's unseed when the worker exits, or at finish()
+// for a worker still running then.
+struct WorkerStream {
+  WorkerStream(sim::Simulation& sim, std::string stream_name)
+      : name(std::move(stream_name)), rng(sim::stream_seed(sim.seed(), name)) {}
+  void fold_into(sim::Simulation& sim) const {
+    sim.fold(sim::stream_seed(0, name));
+    sim.fold(rng.draws());
+  }
+  std::string name;
+  sim::Rng rng;
+};
 
 class UidInterningHost final : public Instance {
  public:
@@ -114,10 +135,15 @@ class UidInterningHost final : public Instance {
     }
   }
 
+  // Workers still running when the run ends fold their draws here (the others did at exit).
+  void finish(World&) override {
+    for (const auto& [worker, stream] : live_streams_) stream->fold_into(sim_);
+  }
+
   std::vector<Invariant> invariants() override {
     return {{"uid-interning.unique-and-durable",
              [this]() -> std::string {
-               uidalloc::CheckReport r = checker_.check(db_->snapshot());
+               uidalloc::CheckReport r = checker_.check(fdb::LatestStoreView(db_->store()));
                return r.ok() ? "" : r.summary();
              },
              /*end_only=*/true},
@@ -150,6 +176,7 @@ class UidInterningHost final : public Instance {
   std::deque<Request> queue_;
   int active_ = 0;
   int next_worker_ = 0;
+  std::map<int, WorkerStream*> live_streams_;  // by worker number: the same order every run
   fdb::InterningResults tally_;
   uidalloc::InterningChecker checker_;
   uidalloc::AckUniqueness acks_;
@@ -158,7 +185,16 @@ class UidInterningHost final : public Instance {
 
 // One interning worker: serves queued requests until the queue is empty, then exits.
 sim::Process interning_server(UidInterningHost& host, int worker) {
-  sim::Rng& rng = host.sim_.stream(host.path() + "/worker/" + std::to_string(worker));
+  auto stream = std::make_unique<WorkerStream>(host.sim_,
+                                               host.path() + "/worker/" + std::to_string(worker));
+  // Leaves the live set however the frame ends (exit, or destroyed at shutdown).
+  struct Registration {
+    std::map<int, WorkerStream*>& live;
+    int worker;
+    ~Registration() { live.erase(worker); }
+  } registration{host.live_streams_, worker};
+  host.live_streams_.emplace(worker, stream.get());
+  sim::Rng& rng = stream->rng;
   std::unique_ptr<fdb::UidAllocator> allocator = fdb::make_uid_allocator(host.allocator_, rng);
   while (!host.queue_.empty()) {
     Request r = std::move(host.queue_.front());
@@ -185,6 +221,7 @@ sim::Process interning_server(UidInterningHost& host, int worker) {
         break;
     }
   }
+  stream->fold_into(host.sim_);
   --host.active_;
 }
 

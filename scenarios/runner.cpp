@@ -14,6 +14,7 @@
 
 #include "scenarios/datacenter_fingerprint.hpp"
 #include "scenarios/loader.hpp"
+#include "scenarios/stream_families.hpp"
 #include "scenarios/units.hpp"
 #include "sim/json.hpp"
 
@@ -705,7 +706,20 @@ void ScenarioRun::write_outputs(const std::string& dir, const RunResult& r, doub
     w.end_object();
     w.key("unseed").value(format_fingerprint(r.unseed));
     w.key("stream_draws").begin_object();
-    for (const auto& [name, n] : r.stream_draws) w.key(name).value(static_cast<std::int64_t>(n));
+    // Big families of numbered streams as one count + digest each (scenarios/stream_families.hpp).
+    for (const auto& e : fold_stream_families(r.stream_draws)) {
+      w.key(e.name);
+      if (const auto* n = std::get_if<std::uint64_t>(&e.value)) {
+        w.value(static_cast<std::int64_t>(*n));
+        continue;
+      }
+      const auto& f = std::get<StreamFamily>(e.value);
+      w.begin_object();
+      w.key("streams").value(static_cast<std::int64_t>(f.streams));
+      w.key("draws").value(static_cast<std::int64_t>(f.draws));
+      w.key("digest").value(format_fingerprint(f.digest));
+      w.end_object();
+    }
     w.end_object();
     w.key("events").value(static_cast<std::int64_t>(r.events));
     w.key("kernel").begin_object();

@@ -18,7 +18,35 @@ std::string CheckReport::summary() const {
   return out;
 }
 
+namespace {
+
+// A plain map as a StoreView (tests, and callers that already hold a snapshot).
+class MapView final : public StoreView {
+ public:
+  explicit MapView(const std::map<std::string, std::string>& m) : m_(&m) {}
+  const std::string* find(const std::string& key) const override {
+    auto it = m_->find(key);
+    return it == m_->end() ? nullptr : &it->second;
+  }
+  void scan(const std::string& begin, const std::string& end,
+            const std::function<void(std::string_view, const std::string&)>& visit)
+      const override {
+    for (auto it = m_->lower_bound(begin); it != m_->end() && it->first < end; ++it) {
+      visit(it->first, it->second);
+    }
+  }
+
+ private:
+  const std::map<std::string, std::string>* m_;
+};
+
+}  // namespace
+
 CheckReport InterningChecker::check(const std::map<std::string, std::string>& store) const {
+  return check(MapView(store));
+}
+
+CheckReport InterningChecker::check(const StoreView& store) const {
   CheckReport r;
   auto violate = [&](std::string what) {
     ++r.violation_count;
@@ -30,35 +58,33 @@ CheckReport InterningChecker::check(const std::map<std::string, std::string>& st
   const std::string u_end = prefix_end(kUidToString);
 
   std::map<std::uint64_t, std::string> owner_in_store;  // uid -> first string claiming it
-  for (auto it = store.lower_bound(std::string(kStringToUid));
-       it != store.end() && it->first < s_end; ++it) {
+  store.scan(std::string(kStringToUid), s_end, [&](std::string_view key, const std::string& value) {
     ++r.strings;
-    std::string str = it->first.substr(kStringToUid.size());
-    std::uint64_t uid = decode_uid(it->second);
+    std::string str(key.substr(kStringToUid.size()));
+    std::uint64_t uid = decode_uid(value);
     auto [pos, fresh] = owner_in_store.emplace(uid, str);
     if (!fresh) {
       violate("UID " + std::to_string(uid) + " maps to two strings: '" + pos->second + "' and '" +
               str + "'");
     }
-    auto back = store.find(uid_to_string_key(uid));
-    if (back == store.end()) {
+    const std::string* back = store.find(uid_to_string_key(uid));
+    if (back == nullptr) {
       violate("s/'" + str + "' -> " + std::to_string(uid) + " but u/" + std::to_string(uid) +
               " is missing");
-    } else if (back->second != str && fresh) {
+    } else if (*back != str && fresh) {
       violate("s/'" + str + "' -> " + std::to_string(uid) + " but u/" + std::to_string(uid) +
-              " -> '" + back->second + "'");
+              " -> '" + *back + "'");
     }
-  }
-  for (auto it = store.lower_bound(std::string(kUidToString));
-       it != store.end() && it->first < u_end; ++it) {
+  });
+  store.scan(std::string(kUidToString), u_end, [&](std::string_view key, const std::string& value) {
     ++r.uids;
-    std::uint64_t uid = decode_be64(it->first.substr(kUidToString.size()));
-    auto fwd = store.find(string_to_uid_key(it->second));
-    if (fwd == store.end() || decode_uid(fwd->second) != uid) {
-      violate("u/" + std::to_string(uid) + " -> '" + it->second +
+    std::uint64_t uid = decode_be64(key.substr(kUidToString.size()));
+    const std::string* fwd = store.find(string_to_uid_key(value));
+    if (fwd == nullptr || decode_uid(*fwd) != uid) {
+      violate("u/" + std::to_string(uid) + " -> '" + value +
               "' but the string does not map back to it");
     }
-  }
+  });
 
   std::map<std::string, std::uint64_t> uid_of_ack;
   std::map<std::uint64_t, std::string> str_of_ack;
@@ -76,12 +102,12 @@ CheckReport InterningChecker::check(const std::map<std::string, std::string>& st
     if (!s_fresh || !u_fresh) {
       continue;  // durability was checked at the first acknowledgement of this pair
     }
-    auto fwd = store.find(string_to_uid_key(a.str));
-    if (fwd == store.end()) {
+    const std::string* fwd = store.find(string_to_uid_key(a.str));
+    if (fwd == nullptr) {
       violate("acknowledged '" + a.str + "' -> " + std::to_string(a.uid) + " is not durable");
-    } else if (decode_uid(fwd->second) != a.uid) {
+    } else if (decode_uid(*fwd) != a.uid) {
       violate("acknowledged '" + a.str + "' -> " + std::to_string(a.uid) + " but the store has " +
-              std::to_string(decode_uid(fwd->second)));
+              std::to_string(decode_uid(*fwd)));
     }
   }
   return r;

@@ -10,8 +10,9 @@ Version SerializabilityCheck::newest_after(const ConflictRange& r, Version rv) c
     auto it = points_.find(r.begin);
     if (it != points_.end() && it->second > rv) newest = it->second;
   } else {
-    for (auto it = points_.lower_bound(r.begin); it != points_.end() && it->first < r.end; ++it) {
-      if (it->second > rv) newest = std::max(newest, it->second);
+    const auto& index = ordered();
+    for (auto it = index.lower_bound(r.begin); it != index.end() && it->first < r.end; ++it) {
+      if (*it->second > rv) newest = std::max(newest, *it->second);
     }
   }
   for (const auto& w : ranges_) {
@@ -20,6 +21,23 @@ Version SerializabilityCheck::newest_after(const ConflictRange& r, Version rv) c
     if (overlaps && w.version > rv) newest = std::max(newest, w.version);
   }
   return newest;
+}
+
+const std::map<std::string_view, const Version*>& SerializabilityCheck::ordered() const {
+  if (!ordered_live_) {
+    for (const auto& [key, version] : points_) ordered_.emplace(key, &version);
+    ordered_live_ = true;
+  }
+  return ordered_;
+}
+
+void SerializabilityCheck::note_point(const std::string& key, Version cv) {
+  auto [it, fresh] = points_.try_emplace(key, cv);
+  if (!fresh) {
+    it->second = cv;
+  } else if (ordered_live_) {
+    ordered_.emplace(it->first, &it->second);
+  }
 }
 
 void SerializabilityCheck::on_commit(const std::vector<ConflictRange>& reads, Version rv,
@@ -41,12 +59,12 @@ void SerializabilityCheck::note_writes(const std::vector<ConflictRange>& writes,
   for (const auto& m : mutations) {
     if (m.write_conflict && m.type != MutationType::clear_range &&
         m.type != MutationType::set_versionstamped_key) {
-      points_[m.key] = cv;
+      note_point(m.key, cv);
     }
   }
   for (const auto& w : writes) {
     if (w.point()) {
-      points_[w.begin] = cv;
+      note_point(w.begin, cv);
     } else {
       ranges_.push_back(RangeWrite{w.begin, w.end, cv});
     }
@@ -55,6 +73,9 @@ void SerializabilityCheck::note_writes(const std::vector<ConflictRange>& writes,
 
 void SerializabilityCheck::prune(Version horizon) {
   std::erase_if(ranges_, [&](const RangeWrite& w) { return w.version < horizon; });
+  if (ordered_live_) {
+    std::erase_if(ordered_, [&](const auto& kv) { return *kv.second < horizon; });
+  }
   std::erase_if(points_, [&](const auto& kv) { return kv.second < horizon; });
 }
 

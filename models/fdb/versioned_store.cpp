@@ -46,6 +46,24 @@ const VersionedStore::OrderedIndex& VersionedStore::ordered() const {
   return ordered_;
 }
 
+std::vector<std::pair<std::string_view, const VersionedStore::Entry*>>
+VersionedStore::sorted_range(std::string_view begin, std::string_view end) const {
+  std::vector<std::pair<std::string_view, const Entry*>> out;
+  if (unordered_new_.empty()) {  // the index is up to date: walk it
+    for (auto it = ordered_.lower_bound(begin); it != ordered_.end() && it->first < end; ++it) {
+      out.emplace_back(it->first, it->second);
+    }
+    return out;
+  }
+  // Hash order only picks the members; the sort (keys are unique) fixes the order.
+  for (const auto& [key, e] : entries_) {
+    if (begin <= key && key < end) out.emplace_back(key, &e);
+  }
+  std::sort(out.begin(), out.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  return out;
+}
+
 void VersionedStore::write(const std::string& key, std::optional<std::string> value, Version v,
                            Version horizon, bool write_conflict) {
   Entry* found = find(key);

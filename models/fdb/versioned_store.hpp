@@ -47,12 +47,21 @@ class VersionedStore {
 
   std::optional<std::string> read(const std::string& key, Version rv) const;
   std::optional<std::string> latest(const std::string& key) const;
+  // The same without a copy: nullptr when absent or cleared.
+  const std::string* latest_value(const std::string& key) const {
+    const Entry* e = find(key);
+    return e && e->latest.present ? &e->latest.value : nullptr;
+  }
   void note_write_conflict(const std::string& key, Version v);
   // Was any key in [begin, end) (end empty: just `begin`) in a write-conflict set after rv?
   bool written_after(const std::string& begin, const std::string& end, Version rv) const;
 
   // Every key (including cleared ones) in order.
   const OrderedIndex& ordered() const;
+  // The keys in [begin, end) (including cleared ones) in order, without building the ordered
+  // index: a one-off scan (the checker's, at the end of a run) sorts only what it reads.
+  std::vector<std::pair<std::string_view, const Entry*>> sorted_range(std::string_view begin,
+                                                                      std::string_view end) const;
   std::size_t size() const { return entries_.size(); }
   // The newest value of every present key: what the invariant checker inspects.
   std::map<std::string, std::string> latest_snapshot() const;

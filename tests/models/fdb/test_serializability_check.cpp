@@ -47,3 +47,24 @@ TEST_CASE("writes without a conflict range are not FoundationDB's to check; prun
   c.on_commit({ConflictRange{"n", {}}}, 12, 20);
   CHECK(c.error().empty());
 }
+
+TEST_CASE("the ordered index, built at the first range read, sees later writes and forgets pruned ones") {
+  SerializabilityCheck c;
+  c.note_writes({ConflictRange{"a1", {}}}, {}, 5);
+  c.on_commit({ConflictRange{"a", "b"}}, 5, 6);  // builds the index; a1 at 5 is seen by RV 5
+  CHECK(c.error().empty());
+  c.note_writes({ConflictRange{"a2", {}}}, {}, 8);  // a key new after the index was built
+  c.note_writes({ConflictRange{"a1", {}}}, {}, 9);  // and an existing key rewritten
+  c.prune(7);                                       // a1 (now 9) and a2 (8) survive
+  c.on_commit({ConflictRange{"a", "a2"}}, 8, 10);   // only a1 in range: its 9 is in (8, 10]
+  CHECK(c.error() ==
+        "a transaction committed at version 10 read 'a'..'a2' at version 8, overwritten at "
+        "version 9");
+
+  SerializabilityCheck pruned;
+  pruned.note_writes({ConflictRange{"k1", {}}}, {}, 5);
+  pruned.on_commit({ConflictRange{"k", "l"}}, 5, 6);
+  pruned.prune(6);  // k1 forgotten, from the hash map and from the ordered index
+  pruned.on_commit({ConflictRange{"k", "l"}}, 1, 7);
+  CHECK(pruned.error().empty());
+}
