@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "components/uidalloc/interning.hpp"
+#include "models/fdb/store_view.hpp"
 #include "models/fdb/transaction.hpp"
 #include "sim/process.hpp"
 
@@ -133,7 +134,7 @@ InterningResults run_interning_experiment(const InterningConfig& config) {
     run.results.events = sim.events_executed();
     run.results.fingerprint = sim.fingerprint();
     if (config.check) {
-      run.results.check = run.checker.check(db.snapshot());
+      run.results.check = run.checker.check(LatestStoreView(db.store()));
     }
     results = std::move(run.results);
     workers.clear();
