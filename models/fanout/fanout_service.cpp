@@ -108,7 +108,7 @@ class FanoutService::Job final : public sim::Handler,
     page_.clear();
     svc_.filter_page(slice, n, svc_.page_rng_, page_);
     for (std::size_t i = 0; i < n; ++i) {
-      ++svc_.offered_[slice[i]];
+      svc_.book_.offer(slice[i]);
     }
     svc_.writes_offered_ += n;
     page_start_ = sim.now();
@@ -130,7 +130,7 @@ class FanoutService::Job final : public sim::Handler,
   void on_done(sim::Simulation&, std::uint64_t user, sim::Duration latency) override {
     svc_.write_latency_.record(latency);
     ++svc_.timeline_writes_;
-    ++svc_.delivered_[user];
+    svc_.book_.deliver(static_cast<social::UserId>(user));
     ++report_.written;
     next_write();
   }
@@ -151,7 +151,7 @@ class FanoutService::Job final : public sim::Handler,
     } else {
       const auto user = static_cast<social::UserId>(tag & 0xFFFF'FFFFu);
       ++svc_.timeline_writes_;
-      ++svc_.delivered_[user];
+      svc_.book_.deliver(user);
       ++report_.written;
     }
     QueuedPage& page = queued_pages_[tag >> 32];
@@ -367,8 +367,7 @@ FanoutService::FanoutService(sim::Simulation& sim, scylla::ScyllaCluster& cluste
       refresher_(sim, store_, cache_, cfg_.cache_refresh),
       cache_filter_(cache_),
       filter_(&cache_filter_),
-      offered_(graph.users(), 0),
-      delivered_(graph.users(), 0),
+      book_(graph.users()),
       keep_bound_(graph.users()),
       kind_page_(sim.intern_kind("fanout.page")) {
   if (cluster.partitions() < partitions_needed(graph, cfg_)) {

@@ -24,6 +24,7 @@
 #include "components/lossy/page_filter.hpp"
 #include "models/fanout/follow_count_store.hpp"
 #include "models/fanout/hyper_detector.hpp"
+#include "models/fanout/delivery_book.hpp"
 #include "models/fanout/keep_bound.hpp"
 #include "models/fanout/policies/policy.hpp"
 #include "models/fanout/shard_queue.hpp"
@@ -142,8 +143,10 @@ class FanoutService {
   static constexpr std::size_t kPageLogMax = 1'000'000;
   const std::vector<PageRecord>& page_log() const { return page_log_; }
   // Per user: fan-out writes addressed to it and writes actually made.
-  std::uint64_t offered(std::uint32_t u) const { return offered_[u]; }
-  std::uint64_t delivered(std::uint32_t u) const { return delivered_[u]; }
+  std::uint64_t offered(std::uint32_t u) const { return book_.offered(u); }
+  std::uint64_t delivered(std::uint32_t u) const { return book_.delivered(u); }
+  // "" or a user delivered more writes than addressed (delivery_book.hpp; O(1) when none is).
+  std::string delivery_error() const { return book_.error(); }
   // Timeline rows written by fan-outs, and recent-post-list writes of on-read authors.
   std::uint64_t timeline_writes() const { return timeline_writes_; }
   std::uint64_t writes_offered() const { return writes_offered_; }  // before the lossy filter
@@ -193,8 +196,7 @@ class FanoutService {
   std::uint64_t writes_offered_ = 0;
   std::uint64_t list_writes_ = 0;
   std::uint64_t write_timeouts_ = 0;
-  std::vector<std::uint32_t> offered_;
-  std::vector<std::uint32_t> delivered_;
+  DeliveryBook book_;  // per-user offered / delivered
   mutable KeepBound keep_bound_;  // the filter's binomial lower bound (filter_page feeds it)
   mutable std::vector<double> keep_q_;  // filter_page's scratch: the page's keep probabilities
   sim::Histogram page_duration_;

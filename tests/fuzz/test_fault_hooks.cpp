@@ -312,7 +312,12 @@ TEST_CASE("each data-plane fault does what it claims and nothing without it") {
 
 TEST_CASE("a Scylla node-down window degrades ops, and two down make some wait") {
   auto base = load("scenarios/fuzz/fanout.yaml");
-  auto one = window(fuzz::FaultKind::ScyllaDown, "east.timelines", 1);
+  // The window at 1-3 s: inside the base's 5 s (window()'s default start, 5 s, is its end).
+  auto early = [](fuzz::Fault f) {
+    f.at = 1 * sim::kSecond;
+    return f;
+  };
+  auto one = early(window(fuzz::FaultKind::ScyllaDown, "east.timelines", 1));
   auto without = run_with(base, one, false);
   CHECK(without["scylla.degraded"] == 0);
   CHECK(without["scylla.unavailable"] == 0);
@@ -320,8 +325,32 @@ TEST_CASE("a Scylla node-down window degrades ops, and two down make some wait")
   CHECK(m1["scylla.degraded"] > 0);
   CHECK(m1["scylla.unavailable"] == 0);  // RF 3, QUORUM: one node down never blocks
   CHECK(m1["scylla.down_nodes"] == 0);   // restored at the window's end
-  auto m2 = run_with(base, window(fuzz::FaultKind::ScyllaDown, "east.timelines", 2), true);
+  auto two = early(window(fuzz::FaultKind::ScyllaDown, "east.timelines", 2));
+  auto m2 = run_with(base, two, true);
   CHECK(m2["scylla.unavailable"] > 0);
+}
+
+TEST_CASE("on the 5 s fanout base a slow node and the bounded huge batch still hurt") {
+  // The base was shortened for throughput (h-fuzzfan) and the huge batch bounded to 2-50 x its
+  // source's rate: both must still have an effect there (docs/fuzzing.md, "h-fuzzfan").
+  auto base = load("scenarios/fuzz/fanout.yaml");
+  auto slow = window(fuzz::FaultKind::ScyllaSlow, "east/timelines/0", 20);
+  slow.at = 1 * sim::kSecond;
+  const double write_p99 = run_with(base, slow, false)["fanout.write_p99_ns"];
+  CHECK(run_with(base, slow, true)["fanout.write_p99_ns"] > 3 * write_p99);
+  // The top of the bound on the 1/s author: 50 posts/s for 3 s, past the fan-out path's
+  // saturation (~20-30 posts/s): pages wait, the page P99 grows many times over.
+  fuzz::Fault batch;
+  batch.kind = fuzz::FaultKind::HugeBatch;
+  batch.target = "author";
+  batch.strength = 50;
+  batch.size_bytes = 64 * 1024;
+  batch.at = 1 * sim::kSecond;
+  batch.length = 3 * sim::kSecond;
+  const double page_p99 = run_with(base, batch, false)["fanout.page_p99_ns"];
+  const double overloaded = run_with(base, batch, true)["fanout.page_p99_ns"];
+  INFO("page P99 " << page_p99 << " ns without, " << overloaded << " ns with the batch");
+  CHECK(overloaded > 10 * page_p99);
 }
 
 TEST_CASE("the new probes are expected only of bases with their hooks") {
