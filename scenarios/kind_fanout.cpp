@@ -87,10 +87,13 @@ std::vector<sim::ParamSpec> fanout_params() {
             "rate-limited per shard; detect_block / detect_limit: a detector flags accounts "
             "whose timelines get > detect_threshold writes/s and blocks or rate-limits their "
             "writes; shuffle_retry: shuffle-sharded replicas, reads retried on the set's "
-            "other replica after retry_after (models/fanout/policies/)",
+            "other replica after retry_after; hotkey: each Scylla node detects hot keys "
+            "(components/hotkey), hot reads served from the client's cache for hotkey_ttl, "
+            "hot background rows coalesced per node every coalesce_interval "
+            "(models/fanout/policies/)",
             std::nullopt, std::nullopt,
             {"full", "lossy", "on_read", "lossy_on_read", "per_shard", "split", "shard_queue",
-             "detect_block", "detect_limit", "shuffle_retry"}),
+             "detect_block", "detect_limit", "shuffle_retry", "hotkey"}),
       param("reasonable_limit", ParamType::Count, "follows", "2000", "lossy limit (§8.3)", 1,
             1e9),
       param("page_size", ParamType::Count, "followers", "10k", "§8.2", 1, 1e8),
@@ -123,6 +126,9 @@ std::vector<sim::ParamSpec> fanout_params() {
             "hot-key detection + client caching on reads (§9)"),
       param("hotkey_ttl", ParamType::Duration, "", "1s", "client cache TTL (assumption, §9.2)",
             1, 1e15),
+      param("coalesce_interval", ParamType::Duration, "", "1s",
+            "policy hotkey: one coalesced write per hot key per node this often (assumption)",
+            1e3, 1e12),
       param("task_quota", ParamType::Duration, "", "500us",
             "Seastar's task quota: long work yields to other tasks this often (--task-quota-ms)",
             1e3, 1e10),
@@ -195,6 +201,7 @@ class FanoutInstance final : public Instance {
     fc.on_read_threshold = static_cast<std::uint32_t>(v.count("on_read_threshold"));
     fc.hotkey_cache = v.flag("hotkey_cache");
     fc.hotkey_ttl = v.duration("hotkey_ttl");
+    fc.coalesce_interval = v.duration("coalesce_interval");
     fc.cache_refresh = v.duration("cache_refresh");
     fc.split_follows = static_cast<std::uint32_t>(v.count("split_follows"));
     fc.shard_queue.rate_per_s = v.rate_per_s("shard_queue_rate");
@@ -376,6 +383,7 @@ class FanoutInstance final : public Instance {
       db_reads_ += rr.db_reads;
       rows_read_ += rr.rows_read;
       merged_ += rr.merged;
+      cache_hits_ += rr.cache_hits;
       ++reads_;
       req->complete({true, ""});
     });
@@ -429,6 +437,7 @@ class FanoutInstance final : public Instance {
       return reads_ ? static_cast<double>(merged_) / static_cast<double>(reads_) : 0.0;
     });
     add_queue_and_detector_costs(w, labels);
+    add_hotkey_costs(w, labels);
     w.metrics().gauge_fn("fanout.delivered_fraction_hyper", labels,
                          [this] { return class_delivered(true); });
     w.metrics().gauge_fn("fanout.delivered_fraction_ordinary", labels,
@@ -484,6 +493,65 @@ class FanoutInstance final : public Instance {
     w.metrics().counter_fn("fanout.detect_dropped", labels, [this] {
       const fanout::HyperFollowerDetector* d = service_->hyper_detector();
       return d ? static_cast<double>(d->dropped()) : 0.0;
+    });
+  }
+  // hotkey: what the client's cache served and how stale, what the nodes coalesced and how long
+  // rows waited, who the nodes' detectors flagged; and the busiest shard's operation count
+  // (every policy). 0 under the policies without per-node hot keys.
+  void add_hotkey_costs(World& w, const sim::Labels& labels) {
+    w.metrics().gauge_fn("scylla.max_shard_ops", labels, [this] {
+      return static_cast<double>(cluster_->max_statement_ops());
+    });
+    w.metrics().gauge_fn("fanout.cache_hits_per_read", labels, [this] {
+      return reads_ ? static_cast<double>(cache_hits_) / static_cast<double>(reads_) : 0.0;
+    });
+    const auto nodes_metric = [&](const char* name, auto f) {
+      w.metrics().gauge_fn(name, labels, [this, f] {
+        const fanout::HotKeyNodes* n = service_->hot_key_nodes();
+        return n ? static_cast<double>(f(*n)) : 0.0;
+      });
+    };
+    nodes_metric("fanout.hotkey_stale_reads", [](const fanout::HotKeyNodes& n) { return n.stale_hits(); });
+    nodes_metric("fanout.hotkey_stale_rows", [](const fanout::HotKeyNodes& n) { return n.stale_rows(); });
+    nodes_metric("fanout.hotkey_coalesced_rows",
+                 [](const fanout::HotKeyNodes& n) { return n.rows_coalesced(); });
+    nodes_metric("fanout.hotkey_batches", [](const fanout::HotKeyNodes& n) { return n.batches(); });
+    nodes_metric("fanout.hotkey_direct_rows",
+                 [](const fanout::HotKeyNodes& n) { return n.rows_direct(); });
+    nodes_metric("fanout.hotkey_coalesce_delay_p99_ns", [](const fanout::HotKeyNodes& n) {
+      return n.coalesce_delay().quantile(0.99);
+    });
+    nodes_metric("fanout.hotkey_coalesce_delay_mean_ns",
+                 [](const fanout::HotKeyNodes& n) { return n.coalesce_delay().mean(); });
+    nodes_metric("fanout.hotkey_keys_flagged",
+                 [](const fanout::HotKeyNodes& n) { return n.flagged().size(); });
+    // Flagged timelines of accounts at or below reasonable_limit (not hyper-followers), and the
+    // bots among the flagged; the bots' mean first-flag instant.
+    nodes_metric("fanout.hotkey_false_positives", [this](const fanout::HotKeyNodes& n) {
+      std::uint64_t fp = 0;
+      for (const auto& [key, at] : n.flagged()) {
+        fp += key < graph_->users() &&
+                      graph_->follow_count(key) <= service_->config().reasonable_limit
+                  ? 1
+                  : 0;
+      }
+      return fp;
+    });
+    nodes_metric("fanout.hotkey_bots_flagged", [this](const fanout::HotKeyNodes& n) {
+      std::uint64_t b = 0;
+      for (const auto& [key, at] : n.flagged()) b += key < graph_->users() && bot_[key] ? 1 : 0;
+      return b;
+    });
+    nodes_metric("fanout.hotkey_bot_flag_mean_ns", [this](const fanout::HotKeyNodes& n) {
+      double sum = 0;
+      std::uint64_t b = 0;
+      for (const auto& [key, at] : n.flagged()) {
+        if (key < graph_->users() && bot_[key]) {
+          sum += static_cast<double>(at);
+          ++b;
+        }
+      }
+      return b ? sum / static_cast<double>(b) : 0.0;
     });
   }
   // The sum of `f` over the detector's flags (0 without a detector).
@@ -551,6 +619,7 @@ class FanoutInstance final : public Instance {
   std::uint64_t db_reads_ = 0;  // Scylla partitions read by timeline reads
   std::uint64_t rows_read_ = 0;  // rows those reads scanned
   std::uint64_t merged_ = 0;     // partitions merged into readers' own (lists, parts)
+  std::uint64_t cache_hits_ = 0;  // partitions served by the client's hot-key cache
   std::uint64_t reads_ = 0;
   std::vector<social::UserId> above_limit_;
   std::vector<std::uint8_t> bot_;  // per user: one of the named bots (bot/N)

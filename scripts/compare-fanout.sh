@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seeds=1..16 jobs=2 out=docs/compare-fanout
-policies=full,lossy,on_read,lossy_on_read,per_shard,split,shard_queue,detect_block,detect_limit,shuffle_retry loads=calm,steady,flare
+policies=full,lossy,on_read,lossy_on_read,per_shard,split,shard_queue,detect_block,detect_limit,shuffle_retry,hotkey loads=calm,steady,flare
 skysim=${SKYSIM:-build/default/app/skysim}
 while (($#)); do
   case $1 in

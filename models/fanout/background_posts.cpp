@@ -124,8 +124,7 @@ void BackgroundPosts::fan_out(std::uint32_t author_index) {
     for (social::UserId u : kept_) {
       ++delivered_[u];
       // Split timelines: into the part the author maps to (else the user's one partition).
-      svc_.cluster_.background_write(
-          svc_.policy_->timeline_partition(u, authors_[author_index]));
+      svc_.write_background_row(svc_.policy_->timeline_partition(u, authors_[author_index]));
     }
     delivered_total_ += kept_.size();
   }

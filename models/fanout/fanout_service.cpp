@@ -69,6 +69,9 @@ void FanoutConfig::validate() const {
   if (policy == FanoutPolicy::DetectBlock || policy == FanoutPolicy::DetectLimit) {
     detector.validate();
   }
+  if (policy == FanoutPolicy::HotKey) {
+    HotKeyNodesConfig{hotkey, hotkey_ttl, coalesce_interval}.validate();
+  }
   if (policy_uses_on_read_threshold(policy) && on_read_threshold == 0) {
     throw std::invalid_argument(
         "fanout: policy " + std::string(policy_name(policy)) +
@@ -129,6 +132,10 @@ class FanoutService::Job final : public sim::Handler,
 
   void on_done(sim::Simulation&, std::uint64_t user, sim::Duration latency) override {
     svc_.write_latency_.record(latency);
+    if (svc_.hot_nodes_) {
+      svc_.hot_nodes_->applied(svc_.policy_->timeline_partition(
+          static_cast<std::uint32_t>(user), report_.author));
+    }
     ++svc_.timeline_writes_;
     svc_.book_.deliver(static_cast<social::UserId>(user));
     ++report_.written;
@@ -177,7 +184,13 @@ class FanoutService::Job final : public sim::Handler,
   void issue() {
     const social::UserId u = page_[next_++];
     ++in_flight_;
-    svc_.cluster_.write(svc_.policy_->timeline_partition(u, report_.author), *this, u);
+    const std::uint32_t p = svc_.policy_->timeline_partition(u, report_.author);
+    if (svc_.hot_nodes_) {
+      // hotkey: the client's coordinator, whose detector sees the write (sent at once).
+      svc_.cluster_.write(p, *this, u, svc_.hot_nodes_->route(p).via);
+      return;
+    }
+    svc_.cluster_.write(p, *this, u);
   }
 
   // shard_queue: the page's writes go into the shard-partitioned queue and the next page is
@@ -269,6 +282,7 @@ class FanoutService::ReadJob final : public scylla::WriteSink, public OneShotJob
     for (const ReadKey& key : keys_) {
       if (svc_.client_cache_ && svc_.client_cache_->lookup(key.partition, started_)) {
         ++report_.cache_hits;
+        if (svc_.hot_nodes_) svc_.hot_nodes_->cache_hit(key.partition);  // stale?
       } else {
         keys_[kept++] = key;
       }
@@ -284,12 +298,24 @@ class FanoutService::ReadJob final : public scylla::WriteSink, public OneShotJob
       return;
     }
     for (const ReadKey& key : keys_) {
-      svc_.cluster_.read(key.partition, key.rows, *this, key.partition);
+      if (svc_.hot_nodes_) {
+        // hotkey: the coordinator node's detector sees the read; its reply carries "hot".
+        const HotKeyNodes::Route r = svc_.hot_nodes_->route(key.partition);
+        svc_.cluster_.read(key.partition, key.rows, *this,
+                           std::uint64_t{r.hot} << 32 | key.partition, r.via);
+      } else {
+        svc_.cluster_.read(key.partition, key.rows, *this, key.partition);
+      }
     }
   }
 
-  void on_done(sim::Simulation& sim, std::uint64_t key, sim::Duration) override {
-    if (svc_.detector_) {
+  void on_done(sim::Simulation& sim, std::uint64_t tag, sim::Duration) override {
+    const std::uint64_t key = tag & 0xFFFF'FFFFu;
+    if (svc_.hot_nodes_) {
+      const bool hot = (tag >> 32) != 0;
+      svc_.client_cache_->on_reply(static_cast<std::uint32_t>(key), hot, sim.now());
+      if (hot) svc_.hot_nodes_->cached(static_cast<std::uint32_t>(key));
+    } else if (svc_.detector_) {
       // The storage side samples the key and piggy-backs "hot" on the reply (§9.1).
       const bool hot = svc_.detector_->observe(static_cast<std::uint32_t>(key)).hot;
       svc_.client_cache_->on_reply(static_cast<std::uint32_t>(key), hot, sim.now());
@@ -387,7 +413,13 @@ FanoutService::FanoutService(sim::Simulation& sim, scylla::ScyllaCluster& cluste
     dc.block = cfg_.policy == FanoutPolicy::DetectBlock;
     hyper_detector_ = std::make_unique<HyperFollowerDetector>(graph.users(), dc);
   }
-  if (cfg_.hotkey_cache) {
+  if (policy_->per_node_hot_keys()) {
+    // hotkey: a detector per node instead of the one front of `hotkey_cache`.
+    hot_nodes_ = std::make_unique<HotKeyNodes>(
+        sim, cluster, cluster.partitions(),
+        HotKeyNodesConfig{cfg_.hotkey, cfg_.hotkey_ttl, cfg_.coalesce_interval});
+    client_cache_ = std::make_unique<hotkey::HotKeyClientCache<std::uint32_t>>(cfg_.hotkey_ttl);
+  } else if (cfg_.hotkey_cache) {
     detector_ = std::make_unique<hotkey::HotKeyDetector<std::uint32_t>>(cfg_.hotkey);
     client_cache_ = std::make_unique<hotkey::HotKeyClientCache<std::uint32_t>>(cfg_.hotkey_ttl);
   }
@@ -456,6 +488,14 @@ void FanoutService::install_hyperfollower_background(std::uint32_t min_follows,
     throw std::logic_error("fanout: the hyper-follower background is installed once");
   }
   background_ = std::make_unique<BackgroundPosts>(*this, min_follows, posts_per_followed_s);
+}
+
+void FanoutService::write_background_row(std::uint32_t partition) {
+  if (hot_nodes_) {
+    hot_nodes_->background_row(partition);
+    return;
+  }
+  cluster_.background_write(partition);
 }
 
 void FanoutService::filter_page(const social::UserId* page, std::size_t n, sim::Rng& page_r,

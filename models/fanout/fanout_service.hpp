@@ -23,6 +23,7 @@
 #include "components/lossy/high_follow_cache.hpp"
 #include "components/lossy/page_filter.hpp"
 #include "models/fanout/follow_count_store.hpp"
+#include "models/fanout/hot_key_nodes.hpp"
 #include "models/fanout/hyper_detector.hpp"
 #include "models/fanout/delivery_book.hpp"
 #include "models/fanout/keep_bound.hpp"
@@ -54,6 +55,9 @@ struct FanoutConfig {
   bool hotkey_cache = false;
   hotkey::HotKeyConfig hotkey;                         // Pelikan defaults, domain.md §9.1
   sim::Duration hotkey_ttl = sim::kSecond;             // assumption (§9.2: not published)
+  // hotkey policy: one coalesced write per hot key per node per interval (assumption, 1 s;
+  // hot_key_nodes.hpp). The nodes' detectors use `hotkey`, their hot marks last hotkey_ttl.
+  sim::Duration coalesce_interval = sim::kSecond;
   // split: follows per sub-timeline (the write-up's discussion: "one per 1,000 follows").
   std::uint32_t split_follows = 1'000;
   ShardQueueConfig shard_queue;  // shard_queue policy
@@ -160,6 +164,11 @@ class FanoutService {
   // shard_queue: the queue (null under the other policies); detect_*: the detector.
   const ShardQueue* shard_queue() const { return shard_queue_.get(); }
   const HyperFollowerDetector* hyper_detector() const { return hyper_detector_.get(); }
+  // hotkey: the per-node detectors, write buffers and the staleness of cached reads.
+  const HotKeyNodes* hot_key_nodes() const { return hot_nodes_.get(); }
+  // A hyper-follower's background row into `partition` (background posts, follow growth):
+  // under hotkey through its coordinator node (detected, maybe coalesced), else written at once.
+  void write_background_row(std::uint32_t partition);
   // The process track of this service in a trace (sim/trace.hpp), e.g. its host path.
   void set_trace_name(std::string name) { trace_name_ = std::move(name); }
 
@@ -189,6 +198,7 @@ class FanoutService {
   std::unique_ptr<hotkey::HotKeyClientCache<std::uint32_t>> client_cache_;
   std::unique_ptr<ShardQueue> shard_queue_;
   std::unique_ptr<HyperFollowerDetector> hyper_detector_;
+  std::unique_ptr<HotKeyNodes> hot_nodes_;
   std::vector<std::unique_ptr<Job>> jobs_;
   std::vector<std::unique_ptr<ReadJob>> reads_;
   std::vector<std::unique_ptr<ListWrite>> list_writes_pool_;

@@ -211,7 +211,7 @@ void FollowGrowth::grower_post() {
   svc_.filter_page(&s.user, 1, page_rng_, kept_);
   if (!kept_.empty()) {
     ++s.delivered;
-    cluster_.background_write(s.user);
+    svc_.write_background_row(s.user);
   }
   schedule_post();
 }

@@ -23,6 +23,7 @@ struct ScyllaCluster::Op final : sim::Handler {
   PartitionKey key = 0;
   ShardId coordinator = 0;
   std::uint32_t rows = 0;
+  std::uint32_t via = kDriverChoice;  // the replica the client chose to coordinate
   std::uint32_t index = 0;
   std::uint32_t epoch = 0;  // bumped when freed or parked: older timeout entries are stale
   bool is_read = false;
@@ -68,6 +69,7 @@ struct ScyllaCluster::Shard final : sim::Handler {
   bool compacting = false;
   double rows_since_compaction = 0;   // rows written since the running/last compaction began
   double admitted_ns = 0;             // work offered so far
+  std::uint64_t statement_ops = 0;    // statement tasks given (not the fluid background)
   sim::Time event_at = sim::kTimeMax;
 
   explicit Shard(const ReactorConfig* rc) : cpu(rc) {}
@@ -338,7 +340,10 @@ void ScyllaCluster::add_fed_partition(PartitionKey key, double warm_writes_per_s
   }
 }
 
-void ScyllaCluster::background_write(PartitionKey key) {
+void ScyllaCluster::background_write(PartitionKey key, std::uint32_t rows) {
+  if (rows == 0) {
+    throw std::invalid_argument("scylla: background_write of 0 rows");
+  }
   const ShardId* r = replicas(key);
   const sim::Time now = sim_.now();
   for (std::uint32_t i = 0; i < cfg_.rf; ++i) {
@@ -352,18 +357,21 @@ void ScyllaCluster::background_write(PartitionKey key) {
     }
     Shard& sh = *shards_[r[i]];
     advance(r[i], now);  // the shard's earlier arrivals first
-    hot_write(sh, *mine, now);
+    hot_write(sh, *mine, now, rows);
     wake_at_next_decision(sh);
   }
-  ++background_writes_;
+  background_writes_ += rows;
 }
 
-void ScyllaCluster::hot_write(Shard& sh, HotWriter& w, sim::Time t) {
-  const sim::Duration trim = w.copy.write_after(cfg_.timeline, sh.purged);
+void ScyllaCluster::hot_write(Shard& sh, HotWriter& w, sim::Time t, std::uint32_t rows) {
+  const sim::Duration trim = w.copy.write_rows_after(cfg_.timeline, sh.purged, rows);
   const sim::Duration base =
-      cfg_.exponential_service ? bg_rng_.exponential_duration(cfg_.timeline.write_service_mean)
-                               : cfg_.timeline.write_service_mean;
-  sh.rows_since_compaction += 1;
+      rows > 1 ? cfg_.timeline.write_service_mean * static_cast<sim::Duration>(rows)
+      : cfg_.exponential_service
+          ? bg_rng_.exponential_duration(cfg_.timeline.write_service_mean)
+          : cfg_.timeline.write_service_mean;
+  sh.rows_since_compaction += rows;
+  ++sh.statement_ops;
   sh.admitted_ns += static_cast<double>(base + trim);
   sh.cpu.submit(t, Group::Statement, base + trim, 0);
 }
@@ -489,6 +497,7 @@ void ScyllaCluster::on_task_done(Shard& sh, std::uint64_t cookie, sim::Time at) 
 
 void ScyllaCluster::submit(Shard& sh, Group g, sim::Duration work, std::uint64_t cookie) {
   sh.admitted_ns += static_cast<double>(work);
+  sh.statement_ops += g == Group::Statement ? 1 : 0;
   sh.cpu.submit(sim_.now(), g, work, cookie);
   if (cookie != 0) wake_at_next_decision(sh);
 }
@@ -507,8 +516,13 @@ ScyllaCluster::Op* ScyllaCluster::alloc_op() {
   return op;
 }
 
-void ScyllaCluster::write(PartitionKey key, WriteSink& sink, std::uint64_t tag) {
+void ScyllaCluster::write(PartitionKey key, WriteSink& sink, std::uint64_t tag,
+                          std::uint32_t via) {
+  if (via != kDriverChoice && via >= cfg_.rf) {
+    throw std::out_of_range("scylla: coordinator replica " + std::to_string(via) + " >= rf");
+  }
   Op* op = alloc_op();
+  op->via = via;
   op->sink = &sink;
   op->tag = tag;
   op->key = key;
@@ -520,8 +534,12 @@ void ScyllaCluster::write(PartitionKey key, WriteSink& sink, std::uint64_t tag) 
 }
 
 void ScyllaCluster::read(PartitionKey key, std::uint32_t rows, WriteSink& sink,
-                         std::uint64_t tag) {
+                         std::uint64_t tag, std::uint32_t via) {
+  if (via != kDriverChoice && via >= cfg_.rf) {
+    throw std::out_of_range("scylla: coordinator replica " + std::to_string(via) + " >= rf");
+  }
   Op* op = alloc_op();
+  op->via = via;
   op->sink = &sink;
   op->tag = tag;
   op->key = key;
@@ -596,7 +614,9 @@ void ScyllaCluster::start(Op* op) {
   op->replied = false;
   op->finish_at = sim::kTimeMax;
   op->sent = op->known = op->outstanding = 0;
-  if (down_nodes_ == 0) {
+  if (op->via != kDriverChoice && !node_down(r[op->via])) {
+    op->coordinator = r[op->via];  // the client's choice: no draw
+  } else if (down_nodes_ == 0) {
     op->coordinator = r[cfg_.rf == 1 ? 0 : rng_.uniform_int(0, cfg_.rf - 1)];
   } else {
     ShardId live[16];
@@ -790,6 +810,16 @@ void ScyllaCluster::maybe_free(Op* op) {
   op->replied = false;  // a fresh op for alloc_op; epoch marks old timeout entries stale
   op->pending_events = 0;
   free_ops_.push_back(op);
+}
+
+std::uint64_t ScyllaCluster::statement_ops(ShardId s) const {
+  return shards_.at(s)->statement_ops;
+}
+
+std::uint64_t ScyllaCluster::max_statement_ops() const {
+  std::uint64_t most = 0;
+  for (const Shard* sh : shards_) most = std::max(most, sh->statement_ops);
+  return most;
 }
 
 sim::Duration ScyllaCluster::group_ran(ShardId s, Group g, sim::Time now) {

@@ -96,8 +96,16 @@ class ScyllaCluster {
   ScyllaCluster(const ScyllaCluster&) = delete;
   ScyllaCluster& operator=(const ScyllaCluster&) = delete;
 
-  void write(PartitionKey key, WriteSink& sink, std::uint64_t tag);
-  void read(PartitionKey key, std::uint32_t rows, WriteSink& sink, std::uint64_t tag);
+  // `via`: which of the key's replicas (0 .. rf-1, in replicas() order) coordinates the op --
+  // a client that picks the coordinator itself, as a token-aware driver does, and so knows
+  // which node sees the request (docs/models/scylla.md, "Coordinator choice"). kDriverChoice:
+  // the driver picks a random replica (the cluster's service stream draws it, as before).
+  // A chosen replica on a down node falls back to the driver's choice among the live ones.
+  static constexpr std::uint32_t kDriverChoice = 0xFFFF'FFFFu;
+  void write(PartitionKey key, WriteSink& sink, std::uint64_t tag,
+             std::uint32_t via = kDriverChoice);
+  void read(PartitionKey key, std::uint32_t rows, WriteSink& sink, std::uint64_t tag,
+            std::uint32_t via = kDriverChoice);
 
   // A partition written at `writes_per_s` by the rest of the fleet (a hyper-following
   // account's timeline); simulated write by write, never scaled.
@@ -107,12 +115,21 @@ class ScyllaCluster {
   // waits, no coordinator), with the same trim cost as the Poisson writer above. Its copies
   // start as if written at warm_writes_per_s since their shard's last compaction (>= 0).
   void add_fed_partition(PartitionKey key, double warm_writes_per_s);
-  void background_write(PartitionKey key);
+  // rows > 1: one coalesced write of that many rows on each replica -- one task whose CPU is
+  // rows x write_service_mean (assumption: no per-row saving; the mean, a sum of many draws)
+  // plus at most one trim (TimelinePartition::write_rows_after).
+  void background_write(PartitionKey key, std::uint32_t rows = 1);
   std::uint64_t background_writes() const { return background_writes_; }  // rows, not x RF
 
   // RF shards holding the partition (global shard ids).
   const ShardId* replicas(PartitionKey key);
   std::uint32_t rf() const { return cfg_.rf; }
+  std::uint32_t node_of(ShardId s) const { return s / cfg_.shards_per_node; }
+  // Statement tasks shard s has been given (coordinator steps, replica reads and writes, the
+  // hyper-written partitions' rows; not the fluid fleet background, whose arrivals are the
+  // same under every caller), and the most any shard has: the hot shard's operation count.
+  std::uint64_t statement_ops(ShardId s) const;
+  std::uint64_t max_statement_ops() const;
 
   // Utilisation since the last reset_window() (background generated up to `now` first).
   void reset_window(sim::Time now);
@@ -234,7 +251,7 @@ class ScyllaCluster {
   std::uint64_t writes_done_ = 0;
   std::uint64_t background_writes_ = 0;
   // One hyper-written row on shard s at t (the shard run up to t first by the caller).
-  void hot_write(Shard& sh, HotWriter& w, sim::Time t);
+  void hot_write(Shard& sh, HotWriter& w, sim::Time t, std::uint32_t rows = 1);
   std::uint32_t needed_;
   std::uint32_t down_nodes_ = 0;
   double slow_factor_ = 1.0;

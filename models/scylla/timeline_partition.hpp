@@ -44,8 +44,16 @@ class TimelinePartition {
   // The same with the instant of the last compaction that finished on the holding shard
   // (`purged`: rows shadowed before it are gone) -- the cluster runs compaction as work.
   sim::Duration write_after(const TimelineCostModel& m, sim::Time purged) {
+    return write_rows_after(m, purged, 1);
+  }
+  // One write carrying `rows` rows (a coalesced batch into one partition): the rows are
+  // appended together and the partition is trimmed at most once, so a batch of more than
+  // trim_slack_rows rows scans the partition once where `rows` single writes would scan it
+  // about rows / (trim_slack_rows + 1) times. The rows shadowed are the same either way.
+  sim::Duration write_rows_after(const TimelineCostModel& m, sim::Time purged,
+                                 std::uint32_t rows) {
     purge(purged);
-    ++live_;
+    live_ += rows;
     if (live_ <= m.target_rows + m.trim_slack_rows) {
       return 0;
     }

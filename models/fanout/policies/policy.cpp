@@ -19,7 +19,8 @@ constexpr Named kPolicies[] = {{FanoutPolicy::Full, "full"},
                                {FanoutPolicy::ShardQueue, "shard_queue"},
                                {FanoutPolicy::DetectBlock, "detect_block"},
                                {FanoutPolicy::DetectLimit, "detect_limit"},
-                               {FanoutPolicy::ShuffleRetry, "shuffle_retry"}};
+                               {FanoutPolicy::ShuffleRetry, "shuffle_retry"},
+                               {FanoutPolicy::HotKey, "hotkey"}};
 }  // namespace
 
 FanoutPolicy parse_fanout_policy(std::string_view s) {
@@ -30,7 +31,8 @@ FanoutPolicy parse_fanout_policy(std::string_view s) {
   }
   throw std::invalid_argument("fanout: unknown policy '" + std::string(s) +
                               "' (expected full, lossy, on_read, lossy_on_read, per_shard, split, "
-                              "shard_queue, detect_block, detect_limit or shuffle_retry)");
+                              "shard_queue, detect_block, detect_limit, shuffle_retry or "
+                              "hotkey)");
 }
 
 std::string_view policy_name(FanoutPolicy p) {
@@ -72,6 +74,8 @@ std::unique_ptr<Policy> make_policy(FanoutPolicy p, const PolicyContext& ctx) {
       return make_detect_policy(p, ctx);
     case FanoutPolicy::ShuffleRetry:
       return make_shuffle_retry_policy(ctx);
+    case FanoutPolicy::HotKey:
+      return make_hotkey_policy(ctx);
   }
   throw std::invalid_argument("fanout: policy id out of range");
 }

@@ -4,7 +4,8 @@
 // followers, 1,000 writes in flight, the lossy page filter of components/lossy, the read
 // fan-in -- and asks its policy only these questions, so each policy is one small file here:
 //   full.cpp, lossy.cpp, on_read.cpp, lossy_on_read.cpp, per_shard.cpp, split.cpp,
-//   shard_queue.cpp, hyper_detect.cpp (detect_block, detect_limit), shuffle_retry.cpp.
+//   shard_queue.cpp, hyper_detect.cpp (detect_block, detect_limit), shuffle_retry.cpp,
+//   hotkey.cpp.
 // A policy holds no simulation state and draws nothing: the per-page r of the lossy filter
 // stays the service's named stream, so choosing a policy never moves another stream.
 #include <cstdint>
@@ -33,10 +34,11 @@ enum class FanoutPolicy {
   ShardQueue,
   DetectBlock,
   DetectLimit,
-  ShuffleRetry
+  ShuffleRetry,
+  HotKey
 };
 // "full", "lossy", "on_read", "lossy_on_read", "per_shard", "split", "shard_queue",
-// "detect_block", "detect_limit", "shuffle_retry"; anything else throws std::invalid_argument naming the valid
+// "detect_block", "detect_limit", "shuffle_retry", "hotkey"; anything else throws std::invalid_argument naming the valid
 // choices.
 FanoutPolicy parse_fanout_policy(std::string_view s);
 std::string_view policy_name(FanoutPolicy p);
@@ -98,6 +100,10 @@ class Policy {
   // Every timeline write passes the hyper-follower detector (models/fanout/hyper_detector.hpp);
   // once it flags an account, that account's writes are dropped (block) or rate-limited.
   virtual bool gates_writes() const { return false; }
+  // Every request goes to a coordinator the client picks, each node detects hot keys from
+  // what it sees, hot reads are served from the client's cache and hot background rows are
+  // coalesced per node (models/fanout/hot_key_nodes.hpp).
+  virtual bool per_node_hot_keys() const { return false; }
 
   // Timeline read: the partitions one read of `reader`'s timeline fetches, appended to `keys`
   // after the reader's own timeline partition (which the service adds first).
@@ -132,6 +138,7 @@ std::unique_ptr<Policy> make_split_policy(const PolicyContext& ctx);
 std::unique_ptr<Policy> make_shard_queue_policy(const PolicyContext& ctx);
 std::unique_ptr<Policy> make_detect_policy(FanoutPolicy p, const PolicyContext& ctx);
 std::unique_ptr<Policy> make_shuffle_retry_policy(const PolicyContext& ctx);
+std::unique_ptr<Policy> make_hotkey_policy(const PolicyContext& ctx);
 
 // shuffle_retry lives in the cluster's placement and read path: the Scylla configuration a
 // policy needs, from the one given (unchanged for every other policy; shuffle_retry.cpp).

@@ -227,12 +227,13 @@ TEST_CASE("policy names round-trip; on_read without a threshold is rejected") {
   for (auto p : {FanoutPolicy::Full, FanoutPolicy::Lossy, FanoutPolicy::OnRead,
                  FanoutPolicy::LossyOnRead, FanoutPolicy::PerShard, FanoutPolicy::Split,
                  FanoutPolicy::ShardQueue, FanoutPolicy::DetectBlock, FanoutPolicy::DetectLimit,
-                 FanoutPolicy::ShuffleRetry}) {
+                 FanoutPolicy::ShuffleRetry, FanoutPolicy::HotKey}) {
     CHECK(parse_fanout_policy(policy_name(p)) == p);
   }
   CHECK_THROWS_WITH(parse_fanout_policy("onread"),
                     Catch::Contains("full, lossy, on_read, lossy_on_read, per_shard, split, "
-                                    "shard_queue, detect_block, detect_limit or shuffle_retry"));
+                                    "shard_queue, detect_block, detect_limit, shuffle_retry or "
+                                    "hotkey"));
   FanoutConfig cfg;
   cfg.policy = FanoutPolicy::OnRead;
   CHECK_THROWS_WITH(cfg.validate(), Catch::Contains("on_read_threshold"));
