@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "analysis/fork.hpp"
+#include "analysis/graph_cache_dir.hpp"
 #include "analysis/plot.hpp"
 #include "analysis/run_record.hpp"
 #include "analysis/sweep_runner.hpp"
@@ -159,9 +160,15 @@ int run_compare(const CompareOptions& opt, std::ostream& out, std::ostream& err)
                            run_dir_name(r.run) + "/summary.json)");
   };
   // --fork-at: one worker per seed runs the shared prefix once and forks the variants.
-  auto records = spec.fork_at.empty()
-                     ? execute_runs(spec, runs, runner, opt.progress ? &err : nullptr, check_first)
-                     : execute_forked_runs(spec, runs, runner, opt.progress ? &err : nullptr);
+  std::vector<RunRecord> records;
+  {
+    // Each seed's follow graph drawn by its first run, read back by the others (runs are
+    // variant-major, so the two workers draw different seeds while variant 0 runs).
+    const GraphCacheDir graphs;
+    records = spec.fork_at.empty()
+                  ? execute_runs(spec, runs, runner, opt.progress ? &err : nullptr, check_first)
+                  : execute_forked_runs(spec, runs, runner, opt.progress ? &err : nullptr);
+  }
 
   RunsHeader header{spec, opt.build_id, opt.scenario_hash};
   std::string lines = to_lines(header, records);

@@ -14,6 +14,7 @@
 #include "models/fanout/fanout_service.hpp"
 #include "models/fanout/follow_growth.hpp"
 #include "models/scylla/cluster.hpp"
+#include "models/social/graph_file.hpp"
 #include "models/social/population.hpp"
 #include "scenarios/model_registry.hpp"
 #include "scenarios/param_builder.hpp"
@@ -175,9 +176,12 @@ class FanoutInstance final : public Instance {
                           static_cast<std::uint32_t>(v.count("grower_follows"))});
     }
     const std::int64_t pinned = v.integer("graph_seed");
-    sim::Rng graph_rng(pinned >= 0 ? static_cast<std::uint64_t>(pinned)
-                                   : sim_.stream(path() + "/graph").next_u64());
-    graph_ = std::make_unique<social::FollowGraph>(social::build_population(pop, graph_rng));
+    const std::uint64_t graph_seed = pinned >= 0 ? static_cast<std::uint64_t>(pinned)
+                                                 : sim_.stream(path() + "/graph").next_u64();
+    // Drawn once per (spec, seed) under `skysim compare`: its workers share a graph cache
+    // (models/social/graph_file.hpp); the graph read back is the one drawn, bit for bit.
+    graph_ = std::make_unique<social::FollowGraph>(
+        social::cached_population(pop, graph_seed, social::graph_cache_dir()));
     celebrity_ = graph_->id_of("celebrity");
 
     scylla::ScyllaConfig sc;

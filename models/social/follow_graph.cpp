@@ -43,6 +43,12 @@ FollowGraph::FollowGraph(std::uint32_t users, std::vector<FollowEdge>&& edges)
   std::vector<FollowEdge>().swap(edges);
 }
 
+FollowGraph::FollowGraph(std::uint32_t users, Csr&& follows, Csr&& followers)
+    : users_(users),
+      edges_(follows.m_forward.m_column.size()),
+      follows_(std::move(follows)),
+      followers_(std::move(followers)) {}
+
 void FollowGraph::check(UserId u) const {
   if (u >= users_) {
     throw std::out_of_range("social: user " + std::to_string(u) + " >= " +

@@ -25,6 +25,9 @@ class FollowGraph {
   // Takes the edges (any order; self-follows and out-of-range ids are rejected; duplicates are
   // kept as given, so dedupe before if the source may repeat). The vector is consumed.
   FollowGraph(std::uint32_t users, std::vector<FollowEdge>&& edges);
+  // Both directions as already built (graph_file.hpp reads them back from a saved graph); no
+  // check beyond the sizes, which the reader has made.
+  FollowGraph(std::uint32_t users, Csr&& follows, Csr&& followers);
 
   std::uint32_t users() const { return users_; }
   std::uint64_t edges() const { return edges_; }
@@ -48,6 +51,10 @@ class FollowGraph {
   // Throws std::out_of_range naming the account if unknown.
   UserId id_of(const std::string& n) const;
   const std::vector<std::pair<UserId, std::string>>& named() const { return names_; }
+
+  // The two CSR structures, for graph_file.hpp's writer.
+  const Csr& follows_csr() const { return follows_; }
+  const Csr& followers_csr() const { return followers_; }
 
  private:
   void check(UserId u) const;
