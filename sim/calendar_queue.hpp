@@ -122,10 +122,7 @@ class CalendarQueue {
     std::uint32_t next;
   };
 
-  // The time as an unsigned number in the same order (negative times first).
-  static std::uint64_t biased(Time t) {
-    return static_cast<std::uint64_t>(t) ^ (std::uint64_t{1} << 63);
-  }
+  static std::uint64_t biased(Time t) { return biased_time(t); }
   std::uint64_t day_of(const QueueEntry& e) const { return biased(e.time) >> shift_; }
 
   void link(const QueueEntry& e, std::uint64_t day) {
@@ -145,11 +142,7 @@ class CalendarQueue {
   }
 
   void insert_sorted(const QueueEntry& e) {
-    // Usually the latest of today's entries, so search from the end.
-    auto first = bottom_.begin() + static_cast<std::ptrdiff_t>(bottom_head_);
-    auto at = bottom_.end();
-    while (at != first && entry_rank(e) < entry_rank(*(at - 1))) --at;
-    bottom_.insert(at, e);
+    insert_sorted_from_back(bottom_, bottom_head_, e);
     // Days too long for the density: the day being executed keeps receiving entries (each
     // insertion moves the later ones) and the walk never runs to notice. Re-estimate; if that
     // did not shorten the day (equal times cannot be split), wait for twice as many first.

@@ -1,6 +1,7 @@
 #pragma once
 // The pending-event set: a 4-ary min-heap of 24-byte entries ordered by (time, key) while it is
-// small, a calendar queue (sim/calendar_queue.hpp) once it is large.
+// small, a calendar queue (sim/calendar_queue.hpp) once it is large, a ladder queue
+// (sim/ladder_queue.hpp) once it is larger than the cache holds.
 // Why 4-ary: half the depth of a binary heap, and the four children of a node share one or
 // two cache lines, so a pop touches fewer lines. The sift-down picks the smallest child with a
 // branch-free tournament over 128-bit ranks, which made PHOLD 20 % faster (docs/kernel.md,
@@ -8,7 +9,7 @@
 // vectors have grown.
 //
 // Which structure holds the entries is decided by their number alone (kCalendarFrom,
-// kHeapBelow), and both pop in exactly (time, key) order, so the choice never changes a run.
+// kHeapBelow, kLadderFrom, kCalendarBelow), and all three pop in exactly (time, key) order, so the choice never changes a run.
 //
 // Beside the heap, a FIFO "now lane" takes entries pushed for the instant being executed (a
 // quarter of all pushes in the April run: wake-ups, yields, spawns). They are all later in
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "sim/calendar_queue.hpp"
+#include "sim/ladder_queue.hpp"
 #include "sim/queue_entry.hpp"
 
 namespace sim {
@@ -39,19 +41,31 @@ class EventQueue {
   // PHOLD decides the bound (docs/kernel.md, "Event queue").
   static constexpr std::size_t kCalendarFrom = 256;
   static constexpr std::size_t kHeapBelow = 64;
+  // The calendar hands over to the ladder above kLadderFrom entries and takes them back below
+  // kCalendarBelow. At 64 Ki entries the calendar's nodes and bucket heads (2.3 MiB) outgrow
+  // one core's L2 and its chain walks miss on every node; the ladder streams instead. PHOLD
+  // decides the bound (docs/kernel.md, "The ladder above 64 Ki").
+  static constexpr std::size_t kLadderFrom = std::size_t{1} << 16;
+  static constexpr std::size_t kCalendarBelow = std::size_t{1} << 14;
 
   bool empty() const { return main_size() == 0 && lane_empty(); }
   std::size_t size() const { return main_size() + (lane_.size() - lane_head_); }
   const QueueEntry& top() {
     close_hole();
     if (lane_first()) return lane_[lane_head_];
+    if (ladder_) return lad_.top();
     return calendar_ ? cal_.top() : heap_.front();
   }
   // An entry likely to pop soon after the next one (today's sorted run of the calendar, k
   // places on), or null: a hint for prefetching, not an order (the now lane may come first).
-  const QueueEntry* ahead(std::size_t k) const { return calendar_ ? cal_.ahead(k) : nullptr; }
+  const QueueEntry* ahead(std::size_t k) const {
+    if (ladder_) return lad_.ahead(k);
+    return calendar_ ? cal_.ahead(k) : nullptr;
+  }
   void reserve(std::size_t n) { heap_.reserve(n); }
   bool calendar() const { return calendar_; }
+  bool ladder() const { return ladder_; }
+  const LadderQueue& ladder_queue() const { return lad_; }
   const CalendarQueue& calendar_queue() const { return cal_; }
 
   // For an entry whose time is the current instant: appended to the now lane while the lane
@@ -68,8 +82,13 @@ class EventQueue {
   }
 
   void push(const QueueEntry& e) {
+    if (ladder_) {
+      lad_.push(e);
+      return;
+    }
     if (calendar_) {
       cal_.push(e);
+      if (cal_.size() > kLadderFrom) to_ladder();
       return;
     }
     if (hole_) {
@@ -92,6 +111,11 @@ class EventQueue {
   QueueEntry pop() {
     close_hole();
     if (lane_first()) return lane_[lane_head_++];
+    if (ladder_) {
+      const QueueEntry e = lad_.pop();
+      if (lad_.size() < kCalendarBelow) to_calendar_from_ladder();
+      return e;
+    }
     if (calendar_) {
       const QueueEntry e = cal_.pop();
       if (cal_.size() < kHeapBelow) to_heap();
@@ -112,6 +136,7 @@ class EventQueue {
   void for_each(F&& f) const {
     for (std::size_t i = hole_; i < heap_.size(); ++i) f(heap_[i]);
     cal_.for_each(f);
+    lad_.for_each(f);
     for (std::size_t i = lane_head_; i < lane_.size(); ++i) f(lane_[i]);
   }
   // Rewrites targets in place (the kernel's generation wrap). f must not touch time or key:
@@ -120,29 +145,53 @@ class EventQueue {
   void retarget(F&& f) {
     for (std::size_t i = hole_; i < heap_.size(); ++i) heap_[i].target = f(heap_[i].target);
     cal_.retarget(f);
+    lad_.retarget(f);
     for (std::size_t i = lane_head_; i < lane_.size(); ++i) lane_[i].target = f(lane_[i].target);
   }
   void clear() {
     hole_ = false;
     calendar_ = false;
+    ladder_ = false;
     cal_.clear();
+    lad_.clear();
     heap_.clear();
     lane_.clear();
     lane_head_ = 0;
   }
 
  private:
-  std::size_t main_size() const { return calendar_ ? cal_.size() : heap_.size() - hole_; }
+  std::size_t main_size() const {
+    if (ladder_) return lad_.size();
+    return calendar_ ? cal_.size() : heap_.size() - hole_;
+  }
   bool lane_empty() const { return lane_head_ == lane_.size(); }
   // Whether the next entry is the lane's front rather than the main structure's next one.
   bool lane_first() {
     if (lane_empty()) return false;
+    if (ladder_) return lad_.empty() || entry_before(lane_[lane_head_], lad_.top());
     if (calendar_) return cal_.empty() || entry_before(lane_[lane_head_], cal_.top());
     return heap_.empty() || entry_before(lane_[lane_head_], heap_.front());
   }
 
   void to_calendar() {
     calendar_ = true;
+    cal_.assign(heap_);
+    heap_.clear();
+  }
+  // Both through heap_ (empty in these modes) as the scratch vector, so no allocation.
+  void to_ladder() {
+    ladder_ = true;
+    calendar_ = false;
+    cal_.drain_into(heap_);
+    cal_ = CalendarQueue();  // give its node pool back
+    lad_.assign(heap_);
+    heap_.clear();
+  }
+  void to_calendar_from_ladder() {
+    ladder_ = false;
+    calendar_ = true;
+    lad_.drain_into(heap_);
+    lad_ = LadderQueue();  // give its buckets back
     cal_.assign(heap_);
     heap_.clear();
   }
@@ -197,7 +246,9 @@ class EventQueue {
   std::size_t lane_head_ = 0;
   bool hole_ = false;      // heap_[0] was popped and awaits a replacement (see the class comment)
   bool calendar_ = false;  // the entries (but the lane's) are in cal_, heap_ is empty
+  bool ladder_ = false;    // the entries (but the lane's) are in lad_, heap_ is empty
   CalendarQueue cal_;
+  LadderQueue lad_;
 };
 
 }  // namespace sim

@@ -258,21 +258,26 @@ void Simulation::bump_generation(std::uint32_t& gen, std::uint32_t& pending,
 }
 
 // A resume misses cache twice: the process's slot, then its frame (16 Ki processes hold ~1 MiB
-// of slots and ~4 MiB of frames). When the next entries are known (the calendar's sorted day),
-// fetch the slot of the process two pops on, and the frame of the next one, whose slot the
-// previous iteration fetched. A hint only: nothing depends on it. Inlined on purpose: the same
-// code called out of line measured no gain (docs/benchmarks.md, "h-kernel: the process slot").
+// of slots and ~4 MiB of frames). When the next entries are known (the calendar's sorted day,
+// the ladder's sorted bottom), fetch the slot of the process four pops on and the frame of the
+// one two pops on, whose slot an earlier iteration fetched; near the end of the sorted run,
+// where those are not known, two pops on and the next. One event ahead was too short for a
+// miss to memory to land before the resume needed it (perf: the resume's first instruction
+// and the load of the next slot's `waiting` held most of the loop's samples), hence the
+// longer distances (docs/kernel.md, "The ladder above 64 Ki"). A hint only: nothing depends
+// on it. Inlined on purpose: the same code out of line measured no gain (docs/benchmarks.md,
+// "h-kernel: the process slot").
 [[gnu::always_inline]] inline void Simulation::prefetch_next_resumes() const {
-  if (const QueueEntry* after_next = queue_.ahead(1)) {
-    if (is_process(after_next->target)) {
-      __builtin_prefetch(&procs_->at(slot_of(after_next->target)), 1);
-    }
+  const QueueEntry* far = queue_.ahead(3);
+  if (far == nullptr) far = queue_.ahead(1);
+  if (far != nullptr && is_process(far->target)) {
+    __builtin_prefetch(&procs_->at(slot_of(far->target)), 1);
   }
-  if (const QueueEntry* next = queue_.ahead(0)) {
-    if (is_process(next->target)) {
-      const ProcState& q = procs_->at(slot_of(next->target));
-      if (q.waiting) __builtin_prefetch(q.waiting.address(), 1);
-    }
+  const QueueEntry* near = queue_.ahead(1);
+  if (near == nullptr) near = queue_.ahead(0);
+  if (near != nullptr && is_process(near->target)) {
+    const ProcState& q = procs_->at(slot_of(near->target));
+    if (q.waiting) __builtin_prefetch(q.waiting.address(), 1);
   }
 }
 
