@@ -104,6 +104,9 @@ Run run(FanoutPolicy p, bool fixed_readers, std::uint64_t seed = 31, bool unifor
     r.delay_p99_s = static_cast<double>(n->coalesce_delay().quantile(0.99)) / 1e9;
   }
   r.fingerprint = s.fingerprint();
+  // The readers are handlers on this stack, destroyed before svc: discard their pending events
+  // now, while they are alive (svc's destructor would otherwise shut down over dead handlers).
+  s.shutdown();
   return r;
 }
 
