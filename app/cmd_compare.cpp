@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 #include "analysis/compare_command.hpp"
 #include "analysis/fork.hpp"
@@ -162,7 +163,7 @@ void register_compare(CLI::App& app) {
       "Run variants x seeds in parallel worker processes; per metric: mean and 95% CI per "
       "variant, and a paired t-test of each variant against the first on the per-seed "
       "differences (same seeds for every variant)");
-  auto* a = new CompareArgs;
+  auto a = std::make_shared<CompareArgs>();  // the callback owns it
   cmd->add_option("scenario", a->scenario, "Scenario YAML file")->required();
   cmd->add_option("--variant", a->variants,
                   "\"name: path=v path2=w\": a named variant changing several parameters; "
@@ -197,7 +198,7 @@ void register_compare(CLI::App& app) {
   auto* branches = app.add_subcommand(analysis::kForkWorkerCommand,
                                       "Run a fork plan written by compare --fork-at");
   branches->group("");
-  auto* plan = new std::string;
+  auto plan = std::make_shared<std::string>();  // the callback owns it
   branches->add_option("plan", *plan, "PLAN.json")->required();
   branches->callback([plan] {
     analysis::ForkPlan p =

@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <memory>
 
 #include "app/commands.hpp"
 #include "scenarios/explain.hpp"
@@ -14,7 +15,7 @@ struct ExplainArgs {
 
 void register_explain(CLI::App& app) {
   auto* cmd = app.add_subcommand("explain", "List service kinds, or one kind's parameters");
-  auto* a = new ExplainArgs;
+  auto a = std::make_shared<ExplainArgs>();  // the callback owns it
   cmd->add_option("kind", a->kind, "Service kind (omit to list all kinds)");
   cmd->add_flag("--markdown", a->markdown,
                 "Markdown; without KIND prints the whole docs/scenario-reference.md");

@@ -2,6 +2,7 @@
 //   [--out DIR]: seeded fault worlds over the base scenarios; the work is in fuzz/campaign.hpp.
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "analysis/sweep.hpp"
@@ -121,7 +122,7 @@ void record(const RecordArgs& a) {
 void register_fuzz(CLI::App& app) {
   auto* rec = app.add_subcommand("fuzz-record", "");  // internal: no help entry
   rec->group("");
-  auto* ra = new RecordArgs;
+  auto ra = std::make_shared<RecordArgs>();  // the callback owns it
   rec->add_option("scenario", ra->file, "Scenario YAML file")->required();
   rec->add_option("--seed", ra->seed, "Root seed")->required();
   rec->add_option("--events", ra->events, "Event log to write")->required();
@@ -135,7 +136,7 @@ void register_fuzz(CLI::App& app) {
   });
 
   auto* cmd = app.add_subcommand("fuzz", "Run seeded fault worlds and check every invariant");
-  auto* a = new FuzzArgs;
+  auto a = std::make_shared<FuzzArgs>();  // the callback owns it
   cmd->add_option("--scenarios", a->scenarios, "Base scenarios, comma-separated")
       ->default_str(kFastScenarios);
   cmd->add_option("--seeds", a->seeds,

@@ -2,6 +2,7 @@
 // of the unsharded compare, from the JSON lines its shards wrote; --metric re-tabulates.
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 #include "analysis/compare_command.hpp"
 #include "analysis/json.hpp"
@@ -48,7 +49,7 @@ void merge(const MergeArgs& a) {
 void register_merge(CLI::App& app) {
   auto* cmd = app.add_subcommand("merge", "Combine compare shards (JSON lines) into one compare; refuses shards of another build "
       "or scenario file");
-  auto* a = new MergeArgs;
+  auto a = std::make_shared<MergeArgs>();  // the callback owns it
   cmd->add_option("files", a->files,
                   "Shard files written by compare --shard, or a compare's runs.jsonl")
       ->required();

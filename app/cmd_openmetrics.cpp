@@ -3,6 +3,7 @@
 // (docs/observability.md). The series' types come from summary.json's metrics section.
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 
 #include "analysis/openmetrics.hpp"
 #include "analysis/sweep_runner.hpp"
@@ -53,7 +54,7 @@ void register_openmetrics(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "openmetrics",
       "Write a run's time series as OpenMetrics text at simulated time (for promtool/Prometheus)");
-  auto* a = new OpenMetricsArgs;
+  auto a = std::make_shared<OpenMetricsArgs>();  // the callback owns it
   cmd->add_option("dir", a->dir, "Directory written by `skysim run`")->required();
   cmd->add_option("--out", a->out, "Output file (default DIR/openmetrics.txt)");
   cmd->callback([a] {

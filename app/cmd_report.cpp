@@ -4,6 +4,7 @@
 // metric return to its pre-trigger band after the trigger was removed (analysis/metastability)?
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <optional>
 
 #include "analysis/metastability.hpp"
@@ -106,7 +107,7 @@ void metastability(ReportArgs& a) {
 void register_report(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "report", "Write DIR/report.html (self-contained) for a run or compare directory");
-  auto* a = new ReportArgs;
+  auto a = std::make_shared<ReportArgs>();  // the callback owns it
   cmd->add_option("dir", a->dir, "Directory written by `skysim run` or `skysim compare`")
       ->required();
   cmd->add_flag("--metastability", a->metastability,

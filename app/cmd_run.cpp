@@ -5,6 +5,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <memory>
 #include <optional>
 
 #include "app/build_info.hpp"
@@ -143,7 +144,7 @@ void run_scenario(const RunArgs& a) {
 
 void register_run(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "Run a scenario");
-  auto* a = new RunArgs;
+  auto a = std::make_shared<RunArgs>();  // the callback owns it
   cmd->add_option("scenario", a->file, "Scenario YAML file")->required();
   cmd->add_option("--seed", a->seed, "Root seed, 0 to 2^64-1 (replaces the file's seed)");
   cmd->add_option("--set", a->sets,

@@ -3,6 +3,7 @@
 // departure (docs/validation.md).
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 
 #include "app/commands.hpp"
 #include "validation/selftest.hpp"
@@ -14,7 +15,7 @@ void register_selftest(CLI::App& app) {
       "selftest", "Check the kernel and models against analytic queueing results and the "
                   "published figures; exit 0 only if every check holds (a documented known departure "
                   "is shown as DEPARTS and counted, not failed)");
-  auto* o = new validation::SelftestOptions;
+  auto o = std::make_shared<validation::SelftestOptions>();  // the callback owns it
   cmd->add_flag("--quick", o->quick,
                 "Runs a quarter as long, fan-out on smaller celebrities (wider intervals)");
   cmd->add_option("--jobs", o->jobs, "Replications run in parallel (the table does not change)");

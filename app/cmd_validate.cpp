@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <memory>
 
 #include "app/commands.hpp"
 #include "scenarios/loader.hpp"
@@ -15,7 +16,7 @@ struct ValidateArgs {
 // Exit 0 when every file is valid; 2 (after printing every diagnostic) otherwise.
 void register_validate(CLI::App& app) {
   auto* cmd = app.add_subcommand("validate", "Check scenario files and print every error");
-  auto* a = new ValidateArgs;
+  auto a = std::make_shared<ValidateArgs>();  // the callback owns it
   cmd->add_option("scenario", a->files, "Scenario YAML file(s)")->required();
   cmd->add_option("--set", a->sets, "Override path=value before validating (repeatable)");
   cmd->callback([a] {
