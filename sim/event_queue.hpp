@@ -9,7 +9,8 @@
 // vectors have grown.
 //
 // Which structure holds the entries is decided by their number alone (kCalendarFrom,
-// kHeapBelow, kLadderFrom, kCalendarBelow), and all three pop in exactly (time, key) order, so the choice never changes a run.
+// kHeapBelow, kLadderFrom, kCalendarBelow), and all three pop in exactly (time, key) order,
+// so the choice never changes a run.
 //
 // Beside the heap, a FIFO "now lane" takes entries pushed for the instant being executed (a
 // quarter of all pushes in the April run: wake-ups, yields, spawns). They are all later in

@@ -42,7 +42,7 @@ class LadderQueue {
     for (std::size_t r = depth_; r-- > 0;) {
       Rung& rung = rungs_[r];
       if (b < rung.end) {
-        rung.buckets[(b - rung.start) >> rung.shift].push_back(e);
+        rung.bucket_for(b).push_back(e);
         return;
       }
     }
@@ -144,6 +144,8 @@ class LadderQueue {
     unsigned shift = 0;
     std::size_t next = 0;  // the next bucket to take; those before it are empty
     std::vector<Bucket> buckets;
+    // The bucket of an entry at biased time b (start <= b < end).
+    Bucket& bucket_for(std::uint64_t b) { return buckets[(b - start) >> shift]; }
   };
 
   static std::uint64_t biased(Time t) { return biased_time(t); }
@@ -164,7 +166,7 @@ class LadderQueue {
     Rung& c = open_rung(lo, hi, n, 63);
     c.end = std::min(c.end, low_);  // pushes at or after low_ still belong to the parent
     for (std::size_t i = bottom_head_; i < bottom_.size(); ++i) {
-      c.buckets[(biased(bottom_[i].time) - c.start) >> c.shift].push_back(bottom_[i]);
+      c.bucket_for(biased(bottom_[i].time)).push_back(bottom_[i]);
     }
     bottom_.clear();
     bottom_head_ = 0;
@@ -208,7 +210,7 @@ class LadderQueue {
       if (depth_ == 0) {
         // Only the top is left: it becomes rung 0.
         Rung& r = open_rung(top_min_, top_max_, top_.size(), 63);
-        for (const QueueEntry& e : top_) r.buckets[(biased(e.time) - r.start) >> r.shift].push_back(e);
+        for (const QueueEntry& e : top_) r.bucket_for(biased(e.time)).push_back(e);
         top_.clear();  // one vector, refilled every round: its capacity is kept
         top_min_ = ~std::uint64_t{0};
         top_max_ = 0;
@@ -244,11 +246,12 @@ class LadderQueue {
           Rung& c = open_rung(bucket_start, last, taken.size(), parent_shift - 1);
           c.end = std::min<unsigned __int128>(c.end, low_);
           for (const QueueEntry& e : taken) {
-            c.buckets[(biased(e.time) - c.start) >> c.shift].push_back(e);
+            c.bucket_for(biased(e.time)).push_back(e);
           }
+          // The parent's bucket j was swapped empty above: give it back the (released)
+          // storage, so the next pass through this rung reuses it.
           release(taken);
-          Bucket& back = rungs_[depth_ - 2].buckets[j];
-          if (back.capacity() == 0 && taken.capacity() != 0) back.swap(taken);
+          rungs_[depth_ - 2].buckets[j].swap(taken);
           low_ = c.start;
           ++spawns_;
           continue;

@@ -518,23 +518,16 @@ ScyllaCluster::Op* ScyllaCluster::alloc_op() {
 
 void ScyllaCluster::write(PartitionKey key, WriteSink& sink, std::uint64_t tag,
                           std::uint32_t via) {
-  if (via != kDriverChoice && via >= cfg_.rf) {
-    throw std::out_of_range("scylla: coordinator replica " + std::to_string(via) + " >= rf");
-  }
-  Op* op = alloc_op();
-  op->via = via;
-  op->sink = &sink;
-  op->tag = tag;
-  op->key = key;
-  op->is_read = false;
-  op->rows = 0;
-  op->start = sim_.now();
-  op->waited = false;
-  start(op);
+  start_new_op(key, false, 0, sink, tag, via);
 }
 
 void ScyllaCluster::read(PartitionKey key, std::uint32_t rows, WriteSink& sink,
                          std::uint64_t tag, std::uint32_t via) {
+  start_new_op(key, true, rows, sink, tag, via);
+}
+
+void ScyllaCluster::start_new_op(PartitionKey key, bool is_read, std::uint32_t rows,
+                                 WriteSink& sink, std::uint64_t tag, std::uint32_t via) {
   if (via != kDriverChoice && via >= cfg_.rf) {
     throw std::out_of_range("scylla: coordinator replica " + std::to_string(via) + " >= rf");
   }
@@ -543,7 +536,7 @@ void ScyllaCluster::read(PartitionKey key, std::uint32_t rows, WriteSink& sink,
   op->sink = &sink;
   op->tag = tag;
   op->key = key;
-  op->is_read = true;
+  op->is_read = is_read;
   op->rows = rows;
   op->start = sim_.now();
   op->waited = false;
@@ -580,7 +573,7 @@ void ScyllaCluster::set_down_nodes(std::uint32_t n) {
   // restarts its shards' work accounting but keeps what they ran and what they queued, so
   // scylla.consistent must report a reactor that no longer conserves work.
   for (std::size_t s = 0; s < shards_.size(); ++s) {
-    const auto node = static_cast<std::uint32_t>(s / cfg_.shards_per_node);
+    const std::uint32_t node = node_of(static_cast<ShardId>(s));
     if (node >= n && node < down_nodes_) shards_[s]->cpu.planted_reset_books();
   }
 #endif
@@ -868,7 +861,7 @@ void ScyllaCluster::trace_shard_op(ShardId s, const char* what, sim::Time done,
                                    sim::Duration service, PartitionKey key) {
   sim::Tracer* t = sim_.tracer();
   if (!t->wants("scylla")) return;
-  const std::uint32_t node = s / cfg_.shards_per_node;
+  const std::uint32_t node = node_of(s);
   const std::uint32_t core = s % cfg_.shards_per_node;
   const sim::TraceTrack track = t->thread(
       t->process(name_), "node " + std::to_string(node) + " shard " + std::to_string(core));

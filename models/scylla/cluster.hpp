@@ -220,6 +220,9 @@ class ScyllaCluster {
   void trace_shard_op(ShardId s, const char* what, sim::Time done, sim::Duration service,
                       PartitionKey key);
   sim::Duration draw(sim::Duration mean);
+  // write() and read(): a fresh op for `key`, coordinated by replica `via` (or the driver's).
+  void start_new_op(PartitionKey key, bool is_read, std::uint32_t rows, WriteSink& sink,
+                    std::uint64_t tag, std::uint32_t via);
   Op* alloc_op();
   void compute_route(PartitionKey key);
 
@@ -274,7 +277,7 @@ class ScyllaCluster {
   void note_route(PartitionKey key, const ShardId* route);
   const char* shard_conservation_error(std::size_t s) const;  // Shard is cluster.cpp's
   std::vector<Op*> parked_;  // Unavailable ops, retried in arrival order when a node returns
-  bool node_down(ShardId s) const { return s / cfg_.shards_per_node < down_nodes_; }
+  bool node_down(ShardId s) const { return node_of(s) < down_nodes_; }
   // The live replicas of `r` into `live` (at most 16); how many. False: fewer than CL needs,
   // and the op has been parked.
   bool live_or_park(Op* op, const ShardId* r, ShardId* live, std::uint32_t& n_live);
