@@ -298,17 +298,12 @@ std::int64_t parse_date_or_offset(std::string_view text, std::int64_t epoch_unix
 }
 
 std::string format_real(double v) {
+  // The shortest text that reads back to the same double, fixed or scientific whichever is
+  // shorter (fixed on a tie): 50 prints "50", not "5e+01" as "%.1g" did.
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  // shortest text that reads back to the same double
-  for (int prec = 1; prec <= 17; ++prec) {
-    char b[64];
-    std::snprintf(b, sizeof b, "%.*g", prec, v);
-    double back = 0;
-    std::from_chars(b, b + std::char_traits<char>::length(b), back);
-    if (back == v) return b;
-  }
-  return buf;
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  if (ec != std::errc{}) return std::to_string(v);  // unreachable: 64 bytes fit any double
+  return std::string(buf, end);
 }
 
 std::string format_size(std::int64_t bytes) {

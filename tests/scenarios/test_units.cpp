@@ -55,6 +55,17 @@ TEST_CASE("canonical texts parse back to the same value") {
   CHECK(parse_percent(format_percent(0.999)) == Approx(0.999));
 }
 
+TEST_CASE("canonical rates print as a person writes them") {
+  // "%.1g" once printed 50/s as "5e+01/s"
+  CHECK(format_rate(50) == "50/s");
+  CHECK(format_rate(20000) == "20000/s");
+  CHECK(format_rate(2.5) == "2.5/s");
+  CHECK(format_rate(0.1) == "0.1/s");
+  CHECK(format_rate(1.0 / 3) == "0.3333333333333333/s");
+  CHECK(format_rate(1e7) == "1e+07/s");  // shorter than 10000000
+  CHECK(parse_rate(format_rate(1e7)) == 1e7);
+}
+
 TEST_CASE("distributions sample with their parameters and print back") {
   sim::Rng rng(42);
   auto q = sim::Quantity::Duration;
