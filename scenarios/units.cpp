@@ -300,10 +300,8 @@ std::int64_t parse_date_or_offset(std::string_view text, std::int64_t epoch_unix
 std::string format_real(double v) {
   // The shortest text that reads back to the same double, fixed or scientific whichever is
   // shorter (fixed on a tie): 50 prints "50", not "5e+01" as "%.1g" did.
-  char buf[64];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  if (ec != std::errc{}) return std::to_string(v);  // unreachable: 64 bytes fit any double
-  return std::string(buf, end);
+  char buf[64];  // to_chars cannot fail here: the longest double text is 24 characters
+  return std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
 }
 
 std::string format_size(std::int64_t bytes) {
