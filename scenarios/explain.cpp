@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "scenarios/program.hpp"
 #include "scenarios/units.hpp"
 
 namespace skysim::scenarios {
@@ -27,6 +28,65 @@ std::string type_of(const sim::ParamSpec& p) {
 std::string md_escape(std::string s) {
   std::string out;
   for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
+// One table of parameters: markdown (the reference page) or aligned text (the terminal).
+std::string param_table(const std::vector<sim::ParamSpec>& params, bool markdown,
+                        bool run_time_column = true) {
+  std::string out;
+  if (markdown) {
+    out += run_time_column ? "| parameter | type | default | range | run-time | description |\n"
+                             "|---|---|---|---|---|---|\n"
+                           : "| parameter | type | default | range | description |\n"
+                             "|---|---|---|---|---|\n";
+    for (const auto& p : params) {
+      out += "| `" + p.name + "` | " + type_of(p) + " | " +
+             (p.default_text ? "`" + md_escape(*p.default_text) + "`" : "**required**") + " | " +
+             md_escape(range_of(p)) + " | " +
+             (run_time_column ? std::string(p.settable ? "yes" : "no") + " | " : "") +
+             md_escape(p.doc) + " |\n";
+    }
+    return out;
+  }
+  char line[1024];
+  std::snprintf(line, sizeof line, "%-22s %-22s %-30s %-22s %s\n", "parameter", "type", "default",
+                "range", "description");
+  out += line;
+  for (const auto& p : params) {
+    std::string doc = p.doc + (p.settable ? " [settable at run time]" : "");
+    std::snprintf(line, sizeof line, "%-22s %-22s %-30s %-22s %s\n", p.name.c_str(),
+                  type_of(p).c_str(), p.default_text ? p.default_text->c_str() : "(required)",
+                  range_of(p).c_str(), doc.c_str());
+    out += line;
+  }
+  return out;
+}
+
+// What a `program:` may hold: its clients' keys and every step type with its parameters.
+std::string program_reference(bool markdown) {
+  std::string out;
+  if (markdown) {
+    out += "### Its `program:`\n\n"
+           "`program: {clients: {NAME: {target: SERVICE, ...}}, handlers: {NAME: [steps]}}`. "
+           "Each handler is an endpoint of the service; each step is `- TYPE: {params}`. "
+           "A client's `target` is `service` (this datacenter first) or `datacenter.service`. "
+           "How-to: docs/scenarios.md, \"Writing a service in YAML\".\n\n"
+           "Client keys besides `target`:\n\n" +
+           param_table(client_params(), true, false) + "\n";
+    for (const auto& t : step_types()) {
+      out += "Step `" + t.name + "`" + (t.has_body ? " (takes `do: [steps]`)" : "") + ": " +
+             md_escape(t.doc) + ".\n\n" + param_table(t.params, true, false) + "\n";
+    }
+    return out;
+  }
+  out += "\nprogram: {clients: {NAME: {target: SERVICE, ...}}, handlers: {NAME: [steps]}}\n"
+         "\nclient keys besides target:\n" +
+         param_table(client_params(), false);
+  for (const auto& t : step_types()) {
+    out += "\nstep " + t.name + (t.has_body ? " (takes do: [steps])" : "") + ": " + t.doc +
+           "\n" + param_table(t.params, false);
+  }
   return out;
 }
 
@@ -71,33 +131,19 @@ std::string explain_kind(const ServiceKind& k, bool markdown) {
   std::string out;
   std::string endpoints;
   for (const auto& e : k.endpoints) endpoints += (endpoints.empty() ? "" : ", ") + e;
+  if (k.runs_program) endpoints = "the handlers of its program";
   if (markdown) {
     out += "## `" + k.name + "`\n\n" + k.doc +
-           "\n\nEndpoints: " + (endpoints.empty() ? "none" : "`" + endpoints + "`") + "\n\n";
-    out += "| parameter | type | default | range | run-time | description |\n";
-    out += "|---|---|---|---|---|---|\n";
-    for (const auto& p : k.params) {
-      out += "| `" + p.name + "` | " + type_of(p) + " | " +
-             (p.default_text ? "`" + md_escape(*p.default_text) + "`" : "**required**") + " | " +
-             md_escape(range_of(p)) + " | " + (p.settable ? "yes" : "no") + " | " +
-             md_escape(p.doc) + " |\n";
-    }
-    return out + "\n" + panels_of(k, true);
+           "\n\nEndpoints: " +
+           (endpoints.empty() ? "none" : k.runs_program ? endpoints : "`" + endpoints + "`") +
+           "\n\n";
+    out += param_table(k.params, true);
+    return out + "\n" + panels_of(k, true) + (k.runs_program ? program_reference(true) : "");
   }
   out +=
       k.name + ": " + k.doc + "\nendpoints: " + (endpoints.empty() ? "none" : endpoints) + "\n\n";
-  char line[1024];
-  std::snprintf(line, sizeof line, "%-22s %-22s %-30s %-22s %s\n", "parameter", "type", "default",
-                "range", "description");
-  out += line;
-  for (const auto& p : k.params) {
-    std::string doc = p.doc + (p.settable ? " [settable at run time]" : "");
-    std::snprintf(line, sizeof line, "%-22s %-22s %-30s %-22s %s\n", p.name.c_str(),
-                  type_of(p).c_str(), p.default_text ? p.default_text->c_str() : "(required)",
-                  range_of(p).c_str(), doc.c_str());
-    out += line;
-  }
-  return out + panels_of(k, false);
+  out += param_table(k.params, false);
+  return out + panels_of(k, false) + (k.runs_program ? program_reference(false) : "");
 }
 
 std::string reference_markdown(const Registry& r) {

@@ -16,6 +16,8 @@
 #include "scenarios/distributions.hpp"
 #include "scenarios/units.hpp"
 #include "scenarios/yaml_aliases.hpp"
+#include "scenarios/program_loader.hpp"
+#include "scenarios/yaml_checker.hpp"
 #include "sim/edit_distance.hpp"
 
 namespace skysim::scenarios {
@@ -52,228 +54,11 @@ const ServiceSpec* Scenario::service(const std::string& dc, const std::string& n
 
 namespace {
 
+using namespace yamlcheck;
+
 constexpr std::size_t kMaxFileBytes = 16 << 20;
-constexpr int kMaxDepth = 64;
-constexpr std::size_t kMaxNodes = 1'000'000;
 constexpr int kMaxHosts = 100'000;
 constexpr sim::Duration kMaxDuration = 3660 * sim::kDay;  // ten years
-
-bool valid_name(const std::string& s) {
-  if (s.empty() || s.size() > 64) return false;
-  for (char c : s) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
-}
-
-std::string join_names(const std::vector<std::string>& names) {
-  std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
-
-std::string one_of(const std::vector<std::string>& names) {
-  std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s.empty() ? "nothing (none declared)" : "one of: " + s;
-}
-
-std::string suggestion(const std::string& got, const std::vector<std::string>& names) {
-  std::string best;
-  std::size_t best_d = 3;
-  for (const auto& n : names) {
-    std::size_t d = sim::edit_distance(got, n);
-    if (d < best_d) {
-      best_d = d;
-      best = n;
-    }
-  }
-  return best.empty() ? "" : "; did you mean '" + best + "'?";
-}
-
-std::string join(const std::string& path, const std::string& key) {
-  return path.empty() ? key : path + "." + key;
-}
-
-std::string printable(const std::string& s) {
-  std::string out;
-  for (char c : s.substr(0, 60)) {
-    auto u = static_cast<unsigned char>(c);
-    out += (u < 0x20 || u >= 0x7f) ? '?' : c;
-  }
-  return s.size() > 60 ? out + "..." : out;
-}
-
-class Checker {
- public:
-  Checker(std::string file, std::vector<std::string> override_paths, const AliasIndex& aliases)
-      : file_(std::move(file)), override_paths_(std::move(override_paths)), aliases_(aliases) {}
-
-  std::vector<Diagnostic> diagnostics;
-
-  void error(const YAML::Node& at, const std::string& path, const std::string& message,
-             const std::string& expected = "") {
-    diagnostics.push_back({where(at, path), path, message, expected});
-  }
-
-  std::string where(const YAML::Node& at, const std::string& path) const {
-    for (const auto& o : override_paths_) {
-      if (path == o || path.rfind(o + ".", 0) == 0) return "--set " + o;
-    }
-    // A key the file does not have, made by an override further down the path: the override
-    // is what to fix, not the file.
-    if (!override_paths_.empty() && !aliases_.mark_of(path)) {
-      for (const auto& o : override_paths_) {
-        if (o.rfind(path + ".", 0) == 0) return "--set " + o;
-      }
-    }
-    // A node in an alias's copy has no position of its own: it was written in the anchor.
-    const AliasUse* use = aliases_.use_holding(path);
-    std::optional<YAML::Mark> mark;
-    if (!use && at.IsDefined() && at.Mark().line >= 0) mark = at.Mark();
-    if (!mark) mark = aliases_.mark_of(path);
-    std::string where = mark ? at_mark(*mark) : file_;
-    if (use) {
-      where += ", in *" + use->anchor + " at " + at_mark(use->use) + " (anchor &" + use->anchor +
-               " at " + at_mark(use->anchor_mark) + ")";
-    }
-    return where;
-  }
-
-  std::string at_mark(const YAML::Mark& m) const {
-    return file_ + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
-  }
-
-  // Duplicate keys (yaml-cpp keeps both silently), non-text keys and absurd nesting.
-  void walk(const YAML::Node& n, const std::string& path, int depth) {
-    if (++visited_ > kMaxNodes) {
-      if (visited_ == kMaxNodes + 1) error(n, path, "document has too many nodes", "< 1000000");
-      return;
-    }
-    if (depth > kMaxDepth) {
-      error(n, path, "nesting is too deep", "at most 64 levels");
-      return;
-    }
-    if (n.IsMap()) {
-      std::map<std::string, int> seen;
-      for (auto it = n.begin(); it != n.end(); ++it) {
-        if (!it->first.IsScalar()) {
-          error(it->first, path, "a key must be plain text");
-          continue;
-        }
-        const std::string& k = it->first.Scalar();
-        if (seen[k]++ == 1) {
-          error(it->first, join(path, k), "duplicate key '" + printable(k) + "'");
-        }
-        walk(it->second, join(path, k), depth + 1);
-      }
-    } else if (n.IsSequence()) {
-      for (std::size_t i = 0; i < n.size(); ++i)
-        walk(n[i], join(path, std::to_string(i)), depth + 1);
-    }
-  }
-
-  // Checks a mapping's keys. Returns false if the node is not a map.
-  bool keys(const YAML::Node& n, const std::string& path, const std::vector<std::string>& allowed,
-            const std::vector<std::string>& required = {}) {
-    if (!n.IsMap()) {
-      error(n, path, "must be a map", "keys " + one_of(allowed).substr(7));
-      return false;
-    }
-    for (auto it = n.begin(); it != n.end(); ++it) {
-      if (!it->first.IsScalar()) continue;  // reported by walk()
-      const std::string& k = it->first.Scalar();
-      if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
-        error(it->first, join(path, k),
-              "unknown key '" + printable(k) + "'" + suggestion(k, allowed), one_of(allowed));
-      }
-    }
-    for (const auto& r : required) {
-      if (!n[r]) error(n, path, "missing required key '" + r + "'");
-    }
-    return true;
-  }
-
-  std::optional<std::string> scalar(const YAML::Node& n, const std::string& path,
-                                    const std::string& expected) {
-    if (!n.IsScalar()) {
-      error(n, path, n.IsNull() ? "has no value" : "must be a single value", expected);
-      return std::nullopt;
-    }
-    return n.Scalar();
-  }
-
-  template <class F>
-  auto parse(const YAML::Node& n, const std::string& path, const std::string& expected, F&& fn)
-      -> std::optional<decltype(fn(std::string()))> {
-    auto s = scalar(n, path, expected);
-    if (!s) return std::nullopt;
-    try {
-      return fn(*s);
-    } catch (const UnitError& e) {
-      error(n, path, e.what(), e.expected());
-    }
-    return std::nullopt;
-  }
-
- private:
-  std::string file_;
-  std::vector<std::string> override_paths_;
-  const AliasIndex& aliases_;
-  std::size_t visited_ = 0;
-};
-
-std::vector<std::string> split_path(const std::string& path) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : path) {
-    if (c == '.') {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
-
-// Parses one model parameter (scalar or distribution) and checks its range.
-std::optional<sim::ParamValue> parse_param(Checker& c, const sim::ParamSpec& spec,
-                                           const YAML::Node& n, const std::string& path) {
-  sim::ParamValue v;
-  try {
-    if (spec.type == sim::ParamType::Distribution) {
-      v.type = spec.type;
-      v.distribution = parse_distribution(n, quantity_of_unit(spec.unit));
-      v.text = v.distribution->to_yaml();
-    } else {
-      if (!n.IsScalar()) {
-        c.error(n, path, "must be a single value", expected_for(spec));
-        return std::nullopt;
-      }
-      v = parse_scalar_param(spec, n.Scalar());
-    }
-  } catch (const UnitError& e) {
-    c.error(n, path, e.what(), e.expected());
-    return std::nullopt;
-  }
-  double x = numeric_value(v);
-  const char* what = spec.type == sim::ParamType::Distribution ? "mean " : "";
-  if (spec.min && !(x >= *spec.min)) {
-    c.error(n, path, std::string(what) + v.text + " is below the minimum",
-            ">= " + format_bound(spec, *spec.min));
-    return std::nullopt;
-  }
-  if (spec.max && !(x <= *spec.max)) {
-    c.error(n, path, std::string(what) + v.text + " is above the maximum",
-            "<= " + format_bound(spec, *spec.max));
-    return std::nullopt;
-  }
-  return v;
-}
 
 std::vector<std::string> param_names(const ServiceKind& k) {
   std::vector<std::string> names;
@@ -375,6 +160,7 @@ class Loader {
     s_.metrics_interval = s_.duration > 0 ? std::max<sim::Duration>(s_.duration / 100, 1) : 1;
     if (root["metrics"]) metrics(root["metrics"]);
     if (root["datacenters"]) datacenters(root["datacenters"]);
+    check_programs();
     if (root["sources"]) sources(root["sources"]);
     check_client_references();
     if (root["timeline"]) timeline(root["timeline"]);
@@ -416,6 +202,13 @@ class Loader {
         c_.error(it->second["set"], join(path, "set"), "must be a map of path: value");
       }
     }
+  }
+
+  // Once every service is read: client targets, call endpoints, call cycles.
+  void check_programs() {
+    std::vector<std::string> dcs;
+    for (const auto& d : s_.datacenters) dcs.push_back(d.name);
+    check_program_wiring(c_, services_, dcs);
   }
 
   void metrics(const YAML::Node& n) {
@@ -477,7 +270,7 @@ class Loader {
       c_.error(key, path, "bad service name", "1-64 letters, digits, - or _");
       return std::nullopt;
     }
-    if (!c_.keys(n, path, {"kind", "hosts", "params", "host_overrides"}, {"kind"})) {
+    if (!c_.keys(n, path, {"kind", "hosts", "params", "host_overrides", "program"}, {"kind"})) {
       return std::nullopt;
     }
     const ServiceKind* kind = nullptr;
@@ -502,6 +295,20 @@ class Loader {
       }
     }
     if (!kind) return std::nullopt;
+    std::shared_ptr<Program> program;
+    if (kind->runs_program) {
+      if (!n["program"]) {
+        c_.error(n, path, "missing required key 'program' (a " + kind->name + " runs one)",
+                 "program: {clients: {...}, handlers: {NAME: [steps]}}");
+      } else {
+        program = read_program(c_, n["program"], join(path, "program"));
+      }
+    } else if (n["program"]) {
+      c_.error(n["program"], join(path, "program"),
+               "a " + kind->name + " service takes no program",
+               "a program only under a service of a kind that runs one (go-service)");
+    }
+    s.program = program;
     sim::ParamValues base;
     YAML::Node params = n["params"] ? n["params"] : YAML::Node(YAML::NodeType::Map);
     std::string pp = join(path, "params");
@@ -532,7 +339,7 @@ class Loader {
       }
     }
     check_config(*kind, s, params, pp, n["host_overrides"], join(path, "host_overrides"));
-    services_[dc + "." + s.name] = kind;
+    services_[dc + "." + s.name] = ServiceEntry{kind, std::move(program)};
     return s;
   }
 
@@ -545,7 +352,7 @@ class Loader {
     if (!kind.check_config || !c_.diagnostics.empty()) return;
     for (int i = 0; i < s.hosts; ++i) {
       HostContext ctx{s.datacenter, s.name, kind.name, i, s.hosts, s_.scale,
-                      s.host_params[static_cast<std::size_t>(i)]};
+                      s.host_params[static_cast<std::size_t>(i)], s.program};
       try {
         kind.check_config(ctx);
       } catch (const std::invalid_argument& e) {
@@ -787,11 +594,12 @@ class Loader {
                "a service declared under datacenters");
       return false;
     }
-    if (!it->second->serves(ep)) {
+    const std::vector<std::string> eps = endpoints_of(it->second);
+    if (std::find(eps.begin(), eps.end(), ep) == eps.end()) {
       c_.error(n, path,
-               "service '" + svc + "' (" + it->second->name + ") has no endpoint '" +
-                   printable(ep) + "'",
-               one_of(it->second->endpoints));
+               "service '" + svc + "' (" + it->second.kind->name + ") has no endpoint '" +
+                   printable(ep) + "'" + suggestion(ep, eps),
+               one_of(eps));
       return false;
     }
     src.target_datacenter = dc;
@@ -1112,7 +920,7 @@ class Loader {
   const Registry& reg_;
   Scenario& s_;
   bool epoch_ok_ = false;
-  std::map<std::string, const ServiceKind*> services_;  // "dc.service" -> kind
+  std::map<std::string, ServiceEntry> services_;  // "dc.service" -> kind and program
   std::vector<std::string> source_names_;
   std::vector<ClientReference> client_refs_;
 

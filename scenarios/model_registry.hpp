@@ -50,6 +50,7 @@
 #include <string_view>
 #include <vector>
 
+#include "scenarios/program.hpp"
 #include "sim/metrics.hpp"
 #include "sim/params.hpp"
 #include "sim/report_panel.hpp"
@@ -96,6 +97,7 @@ struct HostContext {
   int host_count = 1;
   double scale = 1.0;  // the scenario's scale knob: shrink pools/ranges together (DESIGN.md)
   sim::ParamValues params;
+  ProgramPtr program = nullptr;  // the service's `program:` (kinds with runs_program only)
   std::string path() const { return datacenter + "/" + service + "/" + std::to_string(host_index); }
 };
 
@@ -165,6 +167,9 @@ struct ServiceKind {
   std::vector<sim::ParamSpec> params;
   std::vector<std::string> endpoints;
   Factory build;
+  // The service declares a `program:` (scenarios/program.hpp) and serves its handlers as
+  // endpoints instead of `endpoints`.
+  bool runs_program = false;
   // What `skysim report` draws for this kind, given the hosts a run built of it (their
   // configuration fills in the limits; no hosts = the panels without limits). Empty = the
   // report falls back to one panel per sampled metric.

@@ -253,7 +253,8 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const Registry& registry)
                         i,
                         svc.hosts,
                         scenario.scale,
-                        svc.host_params[static_cast<std::size_t>(i)]};
+                        svc.host_params[static_cast<std::size_t>(i)],
+                        svc.program};
         world_->add(kind->build(*world_, ctx));
       }
     }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "scenarios/program.hpp"
 #include "sim/params.hpp"
 #include "sim/time.hpp"
 
@@ -21,6 +22,7 @@ struct ServiceSpec {
   std::string kind;
   int hosts = 1;
   std::vector<sim::ParamValues> host_params;  // per host: service params + host overrides
+  ProgramPtr program;  // a kind that runs a program (go-service): its clients and handlers
 };
 
 struct DatacenterSpec {

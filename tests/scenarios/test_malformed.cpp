@@ -49,8 +49,8 @@ std::vector<Case> cases() {
        "t.yaml:18:20: sources.r.first_arrival: unknown first_arrival 'soon' (expected drawn "
        "(default: one exponential gap after start) or at_start)"},
       {"dangling endpoint", with("target: web.serve", "target: web.serv"),
-       "sources.r.target: service 'web' (queue-server) has no endpoint 'serv' (expected one of: "
-       "serve)"},
+       "sources.r.target: service 'web' (queue-server) has no endpoint 'serv'; did you mean "
+       "'serve'? (expected one of: serve)"},
       {"dangling service", with("target: web.serve", "target: api.serve"),
        "sources.r.target: no service 'api'"},
       {"dangling datacenter", with("from: east", "from: west"),

@@ -1,0 +1,445 @@
+// The `go-service` kind: a Go process on a host of its own, whose handlers are the steps of
+// the service's `program:` (scenarios/program.hpp) and whose clients reach other services of
+// the scenario through the host's TCP stack (scenarios/service_client.hpp). Issue 26's first
+// composable part: a new service, and a new outage, written in YAML alone.
+//
+// A request to a handler is a new goroutine, as net/http serves each request on its own:
+//
+//   func (s *Server) getPage(w http.ResponseWriter, r *http.Request) {
+//     work()                                  // - cpu: {time: ...}
+//     g := new(errgroup.Group); g.SetLimit(8)  // - errgroup: {tasks: 20, limit: 8, do: [...]}
+//     for i := 0; i < 20; i++ { g.Go(func() error { return s.backend.Get(...) }) }
+//     if err := g.Wait(); err != nil { http.Error(w, err.Error(), 500) }
+//   }
+#include <algorithm>
+#include <memory>
+
+#include "models/goruntime/errgroup.hpp"
+#include "models/goruntime/go_process.hpp"
+#include "models/logsink/log_sink.hpp"
+#include "models/logsink/logger.hpp"
+#include "models/net/socket_table.hpp"
+#include "scenarios/param_builder.hpp"
+#include "scenarios/service_client.hpp"
+#include "sim/on_unwind.hpp"
+
+namespace skysim::scenarios {
+namespace {
+
+using sim::ParamType;
+
+std::vector<sim::ParamSpec> go_service_params() {
+  auto settable = [](sim::ParamSpec s) {
+    s.settable = true;
+    return s;
+  };
+  return {
+      param("cores", ParamType::Count, "", "4",
+            "CPU cores of the host (assumption: a small service container); not scaled", 1,
+            4096),
+      param("gomaxprocs", ParamType::Count, "", "0", "GOMAXPROCS; 0 = cores (Go's default)", 0,
+            4096),
+      param("max_threads", ParamType::Count, "threads", "10000",
+            "runtime/debug.SetMaxThreads; above it the process dies of thread exhaustion", 1,
+            1e7),
+      param("gogc", ParamType::Int, "%", "100", "GOGC; -1 = off", -1, 100000),
+      param("gomemlimit", ParamType::Size, "bytes", "0", "GOMEMLIMIT; 0 = none", 0, 1e15),
+      settable(param("memory_limit", ParamType::Size, "bytes", "0",
+                     "container memory limit: RSS above it is an OOM kill; 0 = none", 0, 1e15)),
+      param("restart_delay", ParamType::Duration, "", "30s",
+            "from a crash (OOM kill, thread exhaustion, timeline crash) to the restarted "
+            "process (assumption)",
+            0, 1e15),
+      param("baseline_live_heap", ParamType::Size, "bytes", "64MiB",
+            "long-lived heap of the process (assumption)", 0, 1e15),
+      settable(param("gc_paused", ParamType::Bool, "", "false",
+                     "fault hook (go-gc-pause): while true the world is stopped")),
+      param("log_policy", ParamType::Enum, "", "every",
+            "what a `log` step does: every (one write(2) per line), sampled (1 in 100), "
+            "rate_limited (100 lines/s, burst 100) or count (a counter, no write); "
+            "models/logsink",
+            std::nullopt, std::nullopt, {"every", "sampled", "rate_limited", "count"}),
+      param("log_line_bytes", ParamType::Size, "bytes", "330",
+            "one JSON log record with its newline (assumption, domain.md §1.5)", 1, 1e9),
+      param("log_drain", ParamType::Size, "bytes per second", "20MB",
+            "how fast the log collector reads the stderr pipe (assumption: a container "
+            "runtime's json-file driver on a busy node); 0 = infinitely fast",
+            0, 1e15),
+      param("log_pipe_capacity", ParamType::Size, "bytes", "64KiB",
+            "the stderr pipe's capacity (Linux default: 16 pages)", 4096, 1e9),
+      param("log_write_lock", ParamType::Bool, "", "true",
+            "Go's internal/poll FD.Write holds the fd's write lock for the whole write(2), so "
+            "waiting writers park as goroutines; false = each blocked write holds its own M"),
+      settable(param("log_drain_stalled", ParamType::Bool, "", "false",
+                     "fault hook (log-stall): the log collector stops reading")),
+      param("port_range_low", ParamType::Count, "", "32768",
+            "net.ipv4.ip_local_port_range, low end (Linux default)", 1, 65535),
+      param("port_range_high", ParamType::Count, "", "60999",
+            "net.ipv4.ip_local_port_range, high end (Linux default)", 1, 65535),
+      param("time_wait", ParamType::Duration, "", "60s",
+            "TIME_WAIT length: TCP_TIMEWAIT_LEN, a kernel constant (domain.md §2.2)", 1, 1e15),
+      param("tcp_tw_reuse", ParamType::Int, "", "2",
+            "net.ipv4.tcp_tw_reuse: 0 off, 1 on, 2 loopback only (the default since Linux 4.19); "
+            "a service's peers are on other hosts, so 2 reuses nothing",
+            0, 2),
+  };
+}
+
+// 10.x.y.z by the host's rank among every host of the scenario (by path): distinct and the
+// same in every run. assumption: one flat network; only distinctness matters to the TCP rules.
+net::Ipv4 address_of(World& w, const Instance* host) {
+  std::uint32_t rank = 0;
+  for (const auto& [path, inst] : w.instances()) {
+    if (inst.get() == host) break;
+    ++rank;
+  }
+  const std::uint32_t n = rank + 1;
+  return net::Ipv4::of(10, static_cast<std::uint8_t>(n >> 16), static_cast<std::uint8_t>(n >> 8),
+                       static_cast<std::uint8_t>(n));
+}
+
+// The models' configurations from a host's parameters; each validate() throws
+// std::invalid_argument naming the field, which check_config reports at validation.
+goruntime::GoConfig go_config(const HostContext& ctx) {
+  goruntime::GoConfig g;
+  g.name = ctx.path();
+  g.cores = static_cast<int>(ctx.params.count("cores"));
+  g.gomaxprocs = static_cast<int>(ctx.params.count("gomaxprocs"));
+  g.max_threads = ctx.params.count("max_threads");
+  g.gogc = static_cast<int>(ctx.params.integer("gogc"));
+  g.gomemlimit_bytes = ctx.params.size_bytes("gomemlimit");
+  g.container_memory_limit_bytes = ctx.params.size_bytes("memory_limit");
+  g.restart_delay = ctx.params.duration("restart_delay");
+  g.validate();
+  return g;
+}
+logsink::SinkConfig sink_config(const HostContext& ctx) {
+  logsink::SinkConfig c;
+  c.pipe_capacity_bytes = ctx.params.size_bytes("log_pipe_capacity");
+  c.drain_bytes_per_second = static_cast<double>(ctx.params.size_bytes("log_drain"));
+  c.validate();
+  return c;
+}
+logsink::LoggerConfig logger_config(const HostContext& ctx) {
+  logsink::LoggerConfig c;
+  c.policy = logsink::parse_log_policy(ctx.params.choice("log_policy"));
+  c.line_bytes = ctx.params.size_bytes("log_line_bytes");
+  c.serialize_writes = ctx.params.flag("log_write_lock");
+  c.validate();
+  return c;
+}
+net::NetSysctl net_config(const HostContext& ctx) {
+  net::NetSysctl n;
+  n.port_lo = static_cast<std::uint16_t>(ctx.params.count("port_range_low"));
+  n.port_hi = static_cast<std::uint16_t>(ctx.params.count("port_range_high"));
+  n.time_wait = ctx.params.duration("time_wait");
+  n.tw_reuse = static_cast<int>(ctx.params.integer("tcp_tw_reuse"));
+  n.validate();
+  return n;
+}
+
+constexpr std::uint16_t kServicePort = 8080;  // assumption: every service listens on one port
+
+class GoService final : public Instance {
+ public:
+  GoService(World& w, const HostContext& ctx)
+      : Instance(ctx),
+        sim_(w.sim()),
+        program_(ctx.program),
+        go_(w.sim(), go_config(ctx)),
+        ns_(w.sim(), net_config(ctx), ctx.path() + "/netns"),
+        rng_(w.sim().stream("go-service/" + ctx.path())),
+        pick_(w.sim().stream("go-service/" + ctx.path() + "/pick")),
+        sink_(sink_config(ctx)),
+        logger_(go_, sink_, logger_config(ctx)),
+        baseline_(ctx.params.size_bytes("baseline_live_heap")),
+        metrics_(w.metrics()) {
+    if (!program_) throw std::invalid_argument("go-service " + ctx.path() + " has no program");
+    auto& m = w.metrics();
+    const sim::Labels host = {{"host", path()}};
+    m.gauge_fn("go.goroutines", host, [this] { return double(go_.goroutines()); });
+    m.gauge_fn("go.threads", host, [this] { return double(go_.threads()); });
+    m.gauge_fn("go.heap_live_bytes", host, [this] { return double(go_.heap_live_bytes()); });
+    m.gauge_fn("go.rss_bytes", host, [this] { return double(go_.rss_bytes()); });
+    m.gauge_fn("net.time_wait", host, [this] { return double(ns_.time_wait_count()); });
+    m.gauge_fn("go.runnable_threads", host, [this] { return double(go_.runnable_threads()); });
+    m.counter_fn("log.lines", host, [this] { return double(logger_.lines_written()); });
+    m.counter_fn("log.blocked_writes", host, [this] { return double(sink_.blocked_writes()); });
+    m.gauge_fn("log.pipe_bytes", host,
+               [this] { return double(sink_.backlog_bytes(sim_.now())); });
+    for (const auto& [name, steps] : program_->handlers) {
+      const sim::Labels hl = {{"host", path()}, {"handler", name}};
+      handlers_[name] = HandlerMetrics{&m.histogram("handler.latency_ns", hl),
+                                       &m.counter("handler.ok", hl),
+                                       &m.counter("handler.failed", hl)};
+    }
+    go_.retain(baseline_);
+    go_.on_crash([this](goruntime::CrashReason, const std::string& message) {
+      // The kernel closes every descriptor of the dead process: open connections go to
+      // TIME_WAIT in this namespace and stay after it is gone.
+      ns_.close_all(owner_);
+      for (auto& c : clients_) c.client->crash();
+      set_up(false);
+      milestones_.push_back({sim_.now(), "process died: " + message});
+    });
+    go_.on_restart([this] {
+      owner_ = static_cast<net::OwnerId>(go_.incarnation());
+      go_.retain(baseline_);
+      set_up(go_.alive());
+      milestones_.push_back({sim_.now(), "process restarted; " +
+                                             std::to_string(ns_.time_wait_count()) +
+                                             " sockets in TIME_WAIT"});
+    });
+    owner_ = static_cast<net::OwnerId>(go_.incarnation());
+    if (ctx.params.flag("gc_paused")) go_.set_world_stopped(true);
+    if (ctx.params.flag("log_drain_stalled")) sink_.set_stalled(true, sim_.now());
+  }
+
+  ~GoService() override = default;
+
+  void start(World& w) override {
+    auto& m = w.metrics();
+    for (const auto& spec : program_->clients) {
+      std::vector<ServiceClient::Target> targets;
+      for (Instance* h : w.hosts(spec.target_datacenter, spec.target_service)) {
+        targets.push_back({h, net::Endpoint{address_of(w, h), kServicePort}});
+      }
+      ServiceClientConfig cfg;
+      cfg.max_idle = static_cast<std::size_t>(spec.params.count("max_idle"));
+      cfg.timeout = spec.params.duration("timeout");
+      cfg.rtt = spec.params.duration("rtt");
+      cfg.linger_zero = spec.params.flag("linger_zero");
+      auto client = std::make_unique<ServiceClient>(sim_, ns_, context().service,
+                                                    std::move(targets), cfg, pick_);
+      const sim::Labels cl = {{"host", path()}, {"client", spec.name}};
+      ServiceClient* c = client.get();
+      m.gauge_fn("client.open_conns", cl, [c] { return double(c->open_conns()); });
+      m.gauge_fn("client.idle_conns", cl, [c] { return double(c->idle_conns()); });
+      m.counter_fn("client.dials", cl, [c] { return double(c->stats().dials); });
+      m.counter_fn("client.dial_errors", cl, [c] { return double(c->stats().dial_errors); });
+      m.counter_fn("client.timeouts", cl, [c] { return double(c->stats().timeouts); });
+      m.counter_fn("client.refused", cl, [c] { return double(c->stats().refused); });
+      clients_.push_back({spec.name, std::move(client)});
+    }
+  }
+
+  void handle(Request r) override {
+    if (!up() || !go_.alive()) {
+      r.complete({false, "crashed"});
+      return;
+    }
+    auto it = program_->handlers.find(r.endpoint);
+    if (it == program_->handlers.end()) {
+      r.complete({false, "no_handler"});  // the loader checks endpoints; a bug if reached
+      return;
+    }
+    go_.go(serve(std::move(r), it->first, it->second));
+  }
+
+  void set(std::string_view name, const sim::ParamValue& v) override {
+    if (name == "memory_limit") {
+      go_.set_container_memory_limit(v.integer);
+      return;
+    }
+    if (name == "gc_paused") {
+      go_.set_world_stopped(v.integer != 0);
+      return;
+    }
+    if (name == "log_drain_stalled") {
+      sink_.set_stalled(v.integer != 0, sim_.now());
+      return;
+    }
+    Instance::set(name, v);
+  }
+
+  void crash() override {
+    if (go_.alive()) go_.kill(goruntime::CrashReason::kExternal);
+  }
+  void restart() override {}  // the process restarts itself after restart_delay
+
+  std::vector<Milestone> milestones() const override {
+    std::vector<Milestone> out = milestones_;
+    for (const auto& c : clients_) {
+      if (!c.client->first_dial_error().empty()) {
+        out.push_back({c.client->first_dial_error_at(),
+                       "first dial error of client " + c.name + ": " +
+                           c.client->first_dial_error()});
+      }
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Milestone& a, const Milestone& b) { return a.at < b.at; });
+    return out;
+  }
+
+  std::vector<Invariant> invariants() override {
+    return {{"go-service.sockets",
+             [this]() -> std::string {
+               std::uint64_t open = 0;
+               for (const auto& c : clients_) open += c.client->open_conns();
+               const std::uint64_t held = go_.alive() ? ns_.open_sockets(owner_) : 0;
+               if (go_.alive() && held != open) {
+                 return path() + ": the process holds " + std::to_string(held) +
+                        " sockets but its clients count " + std::to_string(open);
+               }
+               return "";
+             }}};
+  }
+
+ private:
+  struct HandlerMetrics {
+    sim::Histogram* latency;
+    sim::Counter* ok;
+    sim::Counter* failed;
+  };
+  struct NamedClient {
+    std::string name;
+    std::unique_ptr<ServiceClient> client;
+  };
+  // What one request's steps share: the heap they keep until the handler returns.
+  struct RequestState {
+    std::int64_t size_bytes = 0;
+    std::int64_t live_bytes = 0;
+  };
+
+  ServiceClient& client(const std::string& name) {
+    for (auto& c : clients_) {
+      if (c.name == name) return *c.client;
+    }
+    throw std::logic_error("go-service " + path() + ": no client " + name);  // loader checks
+  }
+
+  sim::Task<> serve(Request r, const std::string& handler, const std::vector<Step>& steps) {
+    const sim::Time began = sim_.now();
+    HandlerMetrics& hm = handlers_.at(handler);
+    auto state = std::make_shared<RequestState>();
+    state->size_bytes = r.size_bytes;
+    // A goroutine killed with its process leaves its caller an answer.
+    sim::OnUnwind answer(sim_, [&r] { r.complete({false, "crashed"}); });
+    Response resp = co_await run(steps, state);
+    answer.dismiss();
+    go_.release(state->live_bytes);
+    (resp.ok ? hm.ok : hm.failed)->add();
+    if (resp.ok) hm.latency->record(sim_.now() - began);
+    r.complete(std::move(resp));
+  }
+
+  sim::Task<Response> run(const std::vector<Step>& steps, std::shared_ptr<RequestState> state) {
+    for (const Step& s : steps) {
+      switch (s.kind) {
+        case StepKind::kCpu:
+          co_await go_.cpu(s.params.distribution("time").sample_duration(rng_));
+          break;
+        case StepKind::kSleep:
+          co_await sim::sleep(s.params.distribution("time").sample_duration(rng_));
+          break;
+        case StepKind::kAlloc: {
+          const std::int64_t bytes = s.params.size_bytes("bytes");
+          co_await go_.alloc_live(bytes);
+          state->live_bytes += bytes;
+          break;
+        }
+        case StepKind::kCall: {
+          const std::int64_t size =
+              s.params.size_bytes("size") > 0 ? s.params.size_bytes("size") : state->size_bytes;
+          Response r = co_await client(s.params.string("client"))
+                           .call(s.params.string("endpoint"), size, owner_);
+          if (!r.ok) {
+            call_error(s.params.string("client"), r.error).add();
+            const std::string& policy = s.params.choice("on_error");
+            if (policy.starts_with("log_and_")) co_await logger_.error();
+            if (policy.ends_with("fail")) co_return r;
+          }
+          break;
+        }
+        case StepKind::kErrgroup: {
+          errgroup::Group group(sim_, go_.launcher());
+          group.set_limit(s.params.integer("limit"));
+          const std::vector<Step>& body = s.body;
+          for (std::int64_t i = 0; i < s.params.count("tasks"); ++i) {
+            auto task = [this, &body, state]() -> sim::Task<errgroup::Error> {
+              return run_as_task(body, state);
+            };
+            co_await group.go(task);
+          }
+          errgroup::Error err = co_await group.wait();
+          if (err) co_return Response{false, err.text()};
+          break;
+        }
+        case StepKind::kLog:
+          for (std::int64_t i = 0; i < s.params.count("lines"); ++i) co_await logger_.error();
+          break;
+        case StepKind::kFail:
+          if (rng_.uniform01() < s.params.fraction("probability")) {
+            co_return Response{false, s.params.string("reason")};
+          }
+          break;
+      }
+    }
+    co_return Response{};
+  }
+
+  // `call.errors{host,client,error}`, made on the first error of its kind (no string work on
+  // the calls that succeed).
+  sim::Counter& call_error(const std::string& client, const std::string& error) {
+    auto key = std::make_pair(client, error);
+    auto it = call_errors_.find(key);
+    if (it == call_errors_.end()) {
+      sim::Counter& c = metrics_.counter(
+          "call.errors", {{"host", path()}, {"client", client}, {"error", error}});
+      it = call_errors_.emplace(std::move(key), &c).first;
+    }
+    return *it->second;
+  }
+
+  // The body of an errgroup goroutine: the error Go's func() error returns.
+  sim::Task<errgroup::Error> run_as_task(const std::vector<Step>& steps,
+                                         std::shared_ptr<RequestState> state) {
+    Response r = co_await run(steps, std::move(state));
+    co_return r.ok ? errgroup::Error() : errgroup::Error(r.error);
+  }
+
+  sim::Simulation& sim_;
+  ProgramPtr program_;
+  goruntime::GoProcess go_;
+  net::NetNamespace ns_;
+  sim::Rng& rng_;
+  sim::Rng& pick_;
+  logsink::LogSink sink_;
+  logsink::Logger logger_;
+  std::int64_t baseline_;
+  net::OwnerId owner_ = 0;
+  std::vector<NamedClient> clients_;
+  std::map<std::string, HandlerMetrics, std::less<>> handlers_;
+  std::vector<Milestone> milestones_;
+  sim::MetricsRegistry& metrics_;
+  std::map<std::pair<std::string, std::string>, sim::Counter*> call_errors_;
+};
+
+}  // namespace
+
+ServiceKind go_service_kind() {
+  return ServiceKind{
+      .name = "go-service",
+      .doc = "a Go service whose handlers are the steps of its `program:` and whose clients "
+             "reach other services through the host's TCP stack (docs/scenarios.md, \"Writing a "
+             "service in YAML\")",
+      .params = go_service_params(),
+      .endpoints = {},
+      .build = [](World& w, const HostContext& c) -> std::unique_ptr<Instance> {
+        return std::make_unique<GoService>(w, c);
+      },
+      .runs_program = true,
+      .check_config =
+          [](const HostContext& c) {
+            if (c.params.count("port_range_low") > c.params.count("port_range_high")) {
+              throw std::invalid_argument("port_range_low: above port_range_high");
+            }
+            go_config(c);
+            sink_config(c);
+            logger_config(c);
+            net_config(c);
+          },
+  };
+}
+
+}  // namespace skysim::scenarios

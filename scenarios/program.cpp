@@ -1,0 +1,114 @@
+#include "scenarios/program.hpp"
+
+#include "scenarios/param_builder.hpp"
+
+namespace skysim::scenarios {
+
+using sim::ParamType;
+
+namespace {
+sim::ParamSpec required(sim::ParamSpec s) {
+  s.default_text.reset();
+  return s;
+}
+}  // namespace
+
+const std::vector<StepType>& step_types() {
+  static const std::vector<StepType> types = {
+      {StepKind::kCpu, "cpu",
+       "Go code: the goroutine waits for a P and runs `time` of CPU on it (preempted every "
+       "10 ms), so under load it queues behind the other goroutines",
+       {param("time", ParamType::Distribution, "duration", "{constant: 20us}",
+              "CPU the code needs per run of the step")}},
+      {StepKind::kSleep, "sleep",
+       "time.Sleep: the goroutine parks without a P or a thread for `time`",
+       {param("time", ParamType::Distribution, "duration", "{constant: 1ms}",
+              "how long it sleeps")}},
+      {StepKind::kAlloc, "alloc",
+       "allocates `bytes` of objects the handler keeps reachable until it returns (its GC "
+       "assists are paid during a mark, as Go's allocator does)",
+       {param("bytes", ParamType::Size, "bytes", "4KiB", "heap the request holds", 0, 1e12)}},
+      {StepKind::kCall, "call",
+       "a request through a named client (net/http-style: an idle connection of the pool or a "
+       "new dial through the host's TCP stack; the connection goes back to the pool if it has "
+       "room, else it is closed and leaves TIME_WAIT); fails the handler on an error unless "
+       "`on_error: continue`",
+       {required(param("client", ParamType::String, "", "", "a client of this program")),
+        required(param("endpoint", ParamType::String, "", "",
+                       "an endpoint of the client's target (a handler if it runs a program)")),
+        param("size", ParamType::Size, "bytes", "0",
+              "request size passed to the target (0 = the incoming request's)", 0, 1e12),
+        param("on_error", ParamType::Enum, "", "fail",
+              "fail: the handler returns the error; continue: it is counted and the handler "
+              "goes on; log_and_fail / log_and_continue: the same after one log.Error line "
+              "(the host's log policy, as the `log` step)",
+              std::nullopt, std::nullopt,
+              {"fail", "continue", "log_and_fail", "log_and_continue"})}},
+      {StepKind::kErrgroup, "errgroup",
+       "golang.org/x/sync/errgroup: `tasks` goroutines each run the `do` steps, at most "
+       "`limit` at once (SetLimit; -1 = none, as the zero Group), then Wait returns the first "
+       "error",
+       {param("tasks", ParamType::Count, "goroutines", "1", "g.Go calls per run of the step", 1,
+              1e6),
+        param("limit", ParamType::Int, "goroutines", "-1", "SetLimit; -1 = no limit", -1, 1e6)},
+       true},
+      {StepKind::kLog, "log",
+       "log.Error of `lines` lines through the host's log policy: each written line is one "
+       "write(2) on the process's stderr pipe, serialised by Go's fd write lock, which blocks "
+       "(holding its M) while the pipe is full (models/logsink)",
+       {param("lines", ParamType::Count, "lines", "1", "lines per run of the step", 1, 1e6)}},
+      {StepKind::kFail, "fail",
+       "returns an error with probability `probability` (a dependency's failure the model "
+       "does not simulate, or an injected fault)",
+       {param("probability", ParamType::Percent, "", "100%", "chance the step fails", 0, 1),
+        param("reason", ParamType::String, "", "error", "the error's label in metrics")}},
+  };
+  return types;
+}
+
+const StepType* find_step_type(std::string_view name) {
+  for (const auto& t : step_types()) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> step_type_names() {
+  std::vector<std::string> out;
+  for (const auto& t : step_types()) out.push_back(t.name);
+  return out;
+}
+
+std::vector<sim::ParamSpec> client_params() {
+  return {
+      param("max_idle", ParamType::Count, "connections", "2",
+            "idle connections kept per target host (net/http DefaultMaxIdleConnsPerHost = 2; "
+            "gomemcache DefaultMaxIdleConns = 2)",
+            1, 1e6),
+      param("timeout", ParamType::Duration, "", "0",
+            "deadline of one call from dial to reply (http.Client.Timeout); 0 = none, Go's zero "
+            "value",
+            0, 1e15),
+      param("rtt", ParamType::Duration, "", "100us",
+            "network round trip to the target (assumption: one datacenter's LAN, ~0.1 ms); "
+            "the dial's handshake costs one, each request one",
+            0, 1e12),
+      param("linger_zero", ParamType::Bool, "", "false",
+            "SO_LINGER 0: closing sends RST and leaves no TIME_WAIT (domain.md §2.5)"),
+  };
+}
+
+std::vector<std::string> Program::endpoints() const {
+  std::vector<std::string> out;
+  for (const auto& [name, steps] : handlers) out.push_back(name);
+  return out;
+}
+
+const ClientSpec* Program::client(std::string_view name) const {
+  for (const auto& c : clients) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+}  // namespace skysim::scenarios

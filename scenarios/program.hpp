@@ -1,0 +1,75 @@
+#pragma once
+// A Go service's program as a scenario declares it (issue 26, docs/design/composition.md):
+// named clients to other services, and handlers made of steps from a closed, documented set.
+// Not a general language: no variables, no branches, no loops except an errgroup's `tasks`
+// copies of its body. Each step type declares its parameters once (sim::ParamSpec), so the
+// loader, `skysim explain go-service` and docs/scenario-reference.md read one declaration.
+//
+//   program:
+//     clients:
+//       backend: { target: store, max_idle: 2, timeout: 500ms }
+//     handlers:
+//       get_page:
+//         - cpu: { time: {constant: 50us} }
+//         - errgroup:
+//             tasks: 20
+//             limit: 8
+//             do:
+//               - call: { client: backend, endpoint: get }
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/params.hpp"
+
+namespace skysim::scenarios {
+
+enum class StepKind { kCpu, kSleep, kAlloc, kCall, kErrgroup, kLog, kFail };
+
+struct StepType {
+  StepKind kind;
+  std::string name;  // as written in a handler: `- NAME: {params}`
+  std::string doc;   // one line: what the Go code it stands for does
+  std::vector<sim::ParamSpec> params;
+  bool has_body = false;  // takes `do: [steps]`
+};
+
+// Every step type, in the order the reference lists them.
+const std::vector<StepType>& step_types();
+const StepType* find_step_type(std::string_view name);
+std::vector<std::string> step_type_names();
+
+struct Step {
+  StepKind kind = StepKind::kCpu;
+  sim::ParamValues params;
+  std::vector<Step> body;  // errgroup's `do`
+  std::string where;       // file:line:column, for messages at run time
+  std::string path;        // its --set path: "datacenters.east.services.api.program.handlers.get.0"
+};
+
+// The parameters of one client (everything but `target`, which the loader resolves).
+std::vector<sim::ParamSpec> client_params();
+
+struct ClientSpec {
+  std::string name;
+  std::string target_datacenter;  // resolved by the loader
+  std::string target_service;
+  std::string target_text;  // as written: "service" or "datacenter.service"
+  std::string where;        // of `target`
+  std::string path;
+  sim::ParamValues params;
+};
+
+struct Program {
+  std::vector<ClientSpec> clients;                 // in file order
+  std::map<std::string, std::vector<Step>> handlers;  // by name: the service's endpoints
+
+  std::vector<std::string> endpoints() const;
+  const ClientSpec* client(std::string_view name) const;
+};
+
+using ProgramPtr = std::shared_ptr<const Program>;
+
+}  // namespace skysim::scenarios

@@ -1,0 +1,301 @@
+#include "scenarios/program_loader.hpp"
+
+#include <algorithm>
+#include <functional>
+
+namespace skysim::scenarios {
+namespace {
+
+using namespace yamlcheck;
+
+std::vector<std::string> names_of(const std::vector<sim::ParamSpec>& specs) {
+  std::vector<std::string> out;
+  for (const auto& p : specs) out.push_back(p.name);
+  return out;
+}
+
+// Reads one `{param: value}` map against `specs`, then fills the defaults; `extra` keys are
+// allowed and left to the caller (an errgroup's `do`).
+void read_values(Checker& c, const std::vector<sim::ParamSpec>& specs, const YAML::Node& n,
+                 const std::string& path, const YAML::Node& at, sim::ParamValues& out,
+                 const std::vector<std::string>& extra = {}) {
+  if (n && !n.IsNull()) {
+    std::vector<std::string> allowed = names_of(specs);
+    allowed.insert(allowed.end(), extra.begin(), extra.end());
+    if (c.keys(n, path, allowed)) {
+      for (const auto& spec : specs) {
+        if (!n[spec.name]) continue;
+        if (auto v = parse_param(c, spec, n[spec.name], join(path, spec.name))) {
+          out.set(spec.name, std::move(*v));
+        }
+      }
+    }
+  }
+  for (const auto& spec : specs) {
+    if (out.has(spec.name)) continue;
+    if (!spec.default_text) {
+      if (!n || !n.IsMap() || !n[spec.name]) {
+        c.error(n && !n.IsNull() ? n : at, path, "missing required key '" + spec.name + "'",
+                spec.doc);
+      }
+      continue;
+    }
+    YAML::Node d = spec.type == sim::ParamType::Distribution ? YAML::Load(*spec.default_text)
+                                                             : YAML::Node(*spec.default_text);
+    if (auto v = parse_param(c, spec, d, join(path, spec.name))) out.set(spec.name, *v);
+  }
+}
+
+std::vector<Step> read_steps(Checker& c, const YAML::Node& n, const std::string& path,
+                             const Program& program) {
+  std::vector<Step> steps;
+  if (!n.IsSequence() || n.size() == 0) {
+    c.error(n, path, "must be a non-empty list of steps", "- STEP: {params}, STEP " +
+                                                              one_of(step_type_names()));
+    return steps;
+  }
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const YAML::Node node = n[i];
+    const std::string sp = join(path, std::to_string(i));
+    if (!node.IsMap() || node.size() != 1 || !node.begin()->first.IsScalar()) {
+      c.error(node, sp, "a step is a map of one key, its type",
+              "- STEP: {params}, STEP " + one_of(step_type_names()));
+      continue;
+    }
+    const std::string name = node.begin()->first.Scalar();
+    const StepType* type = find_step_type(name);
+    if (!type) {
+      c.error(node.begin()->first, join(sp, name),
+              "unknown step '" + printable(name) + "'" + suggestion(name, step_type_names()),
+              one_of(step_type_names()));
+      continue;
+    }
+    Step s;
+    s.kind = type->kind;
+    s.path = join(sp, name);
+    s.where = c.where(node, s.path);
+    const YAML::Node body = node.begin()->second;
+    read_values(c, type->params, body, s.path, node,  s.params,
+                type->has_body ? std::vector<std::string>{"do"} : std::vector<std::string>{});
+    if (type->has_body) {
+      if (!body.IsMap() || !body["do"]) {
+        c.error(body.IsDefined() && !body.IsNull() ? body : node, s.path,
+                "missing required key 'do'", "the steps each goroutine runs");
+      } else {
+        s.body = read_steps(c, body["do"], join(s.path, "do"), program);
+      }
+    }
+    if (s.kind == StepKind::kCall && s.params.has("client")) {
+      const std::string& client = s.params.string("client");
+      if (!program.client(client)) {
+        std::vector<std::string> names;
+        for (const auto& cl : program.clients) names.push_back(cl.name);
+        c.error(body["client"], join(s.path, "client"),
+                "no client '" + printable(client) + "' in this program" +
+                    suggestion(client, names),
+                one_of(names));
+      }
+    }
+    steps.push_back(std::move(s));
+  }
+  return steps;
+}
+
+void read_clients(Checker& c, const YAML::Node& n, const std::string& path, Program& program) {
+  if (!n.IsMap()) {
+    c.error(n, path, "must be a map of client names", "clients: {NAME: {target: SERVICE}}");
+    return;
+  }
+  for (auto it = n.begin(); it != n.end(); ++it) {
+    if (!it->first.IsScalar()) continue;  // reported by walk()
+    ClientSpec cl;
+    cl.name = it->first.Scalar();
+    cl.path = join(path, cl.name);
+    if (!valid_name(cl.name)) {
+      c.error(it->first, cl.path, "bad client name", "1-64 letters, digits, - or _");
+      continue;
+    }
+    if (!it->second.IsMap()) {
+      c.error(it->second, cl.path, "must be a map", "{target: SERVICE, ...}");
+      continue;
+    }
+    if (!it->second["target"]) {
+      c.error(it->second, cl.path, "missing required key 'target'", "service or datacenter.service");
+    } else {
+      if (auto t = c.scalar(it->second["target"], join(cl.path, "target"),
+                            "service or datacenter.service")) {
+        cl.target_text = *t;
+        cl.where = c.where(it->second["target"], join(cl.path, "target"));
+      }
+    }
+    read_values(c, client_params(), it->second, cl.path, it->second, cl.params, {"target"});
+    program.clients.push_back(std::move(cl));
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<Program> read_program(Checker& c, const YAML::Node& n, const std::string& path) {
+  if (!c.keys(n, path, {"clients", "handlers"}, {"handlers"})) return nullptr;
+  auto program = std::make_shared<Program>();
+  if (n["clients"]) read_clients(c, n["clients"], join(path, "clients"), *program);
+  const YAML::Node h = n["handlers"];
+  const std::string hp = join(path, "handlers");
+  if (!h) return nullptr;
+  if (!h.IsMap() || h.size() == 0) {
+    c.error(h, hp, "must be a non-empty map of handler names", "handlers: {NAME: [steps]}");
+    return nullptr;
+  }
+  for (auto it = h.begin(); it != h.end(); ++it) {
+    if (!it->first.IsScalar()) continue;
+    const std::string name = it->first.Scalar();
+    if (!valid_name(name)) {
+      c.error(it->first, join(hp, name), "bad handler name", "1-64 letters, digits, - or _");
+      continue;
+    }
+    program->handlers[name] = read_steps(c, it->second, join(hp, name), *program);
+  }
+  return program;
+}
+
+std::vector<std::string> endpoints_of(const ServiceEntry& e) {
+  if (e.program) return e.program->endpoints();
+  return e.kind ? e.kind->endpoints : std::vector<std::string>{};
+}
+
+namespace {
+
+void for_each_call(const std::vector<Step>& steps, const std::function<void(const Step&)>& f) {
+  for (const auto& s : steps) {
+    if (s.kind == StepKind::kCall) f(s);
+    for_each_call(s.body, f);
+  }
+}
+
+std::string datacenter_of(const std::string& key) { return key.substr(0, key.find('.')); }
+
+void resolve_targets(Checker& c, std::map<std::string, ServiceEntry>& services,
+                     const std::vector<std::string>& datacenters) {
+  for (auto& [key, entry] : services) {
+    if (!entry.program) continue;
+    for (auto& cl : entry.program->clients) {
+      if (cl.target_text.empty()) continue;  // reported when read
+      const std::string tp = join(cl.path, "target");
+      const std::string exp = "service or datacenter.service";
+      std::vector<std::string> parts = split_path(cl.target_text);
+      std::string dc;
+      std::string svc;
+      if (parts.size() == 1) {
+        svc = parts[0];
+        if (services.count(datacenter_of(key) + "." + svc)) {
+          dc = datacenter_of(key);
+        } else {
+          for (const auto& d : datacenters) {
+            if (!services.count(d + "." + svc)) continue;
+            if (!dc.empty()) {
+              c.diagnostics.push_back(
+                  {cl.where, tp, "service '" + svc + "' exists in several datacenters", exp});
+              dc.clear();
+              break;
+            }
+            dc = d;
+          }
+        }
+      } else if (parts.size() == 2) {
+        dc = parts[0];
+        svc = parts[1];
+      }
+      if (dc.empty() || !services.count(dc + "." + svc)) {
+        c.diagnostics.push_back({cl.where, tp,
+                                 "no service '" + printable(cl.target_text) + "'",
+                                 "a service declared under datacenters (" + exp + ")"});
+        continue;
+      }
+      cl.target_datacenter = dc;
+      cl.target_service = svc;
+    }
+  }
+}
+
+void check_endpoints(Checker& c, const std::map<std::string, ServiceEntry>& services) {
+  for (const auto& [key, entry] : services) {
+    if (!entry.program) continue;
+    for (const auto& [handler, steps] : entry.program->handlers) {
+      for_each_call(steps, [&](const Step& s) {
+        if (!s.params.has("client") || !s.params.has("endpoint")) return;
+        const ClientSpec* cl = entry.program->client(s.params.string("client"));
+        if (!cl || cl->target_service.empty()) return;  // reported already
+        const ServiceEntry& target = services.at(cl->target_datacenter + "." + cl->target_service);
+        const std::vector<std::string> eps = endpoints_of(target);
+        const std::string& ep = s.params.string("endpoint");
+        if (std::find(eps.begin(), eps.end(), ep) == eps.end()) {
+          c.diagnostics.push_back(
+              {s.where, join(s.path, "endpoint"),
+               "service '" + cl->target_service + "' (" + target.kind->name +
+                   ") has no endpoint '" + printable(ep) + "'" + suggestion(ep, eps),
+               one_of(eps)});
+        }
+      });
+    }
+  }
+}
+
+// Depth-first over "dc.service.handler" nodes; an edge back to a node on the stack closes a
+// cycle, reported at the call that closes it with the whole chain.
+void check_cycles(Checker& c, const std::map<std::string, ServiceEntry>& services) {
+  struct Edge {
+    std::string to;
+    const Step* call;
+  };
+  std::map<std::string, std::vector<Edge>> edges;
+  for (const auto& [key, entry] : services) {
+    if (!entry.program) continue;
+    for (const auto& [handler, steps] : entry.program->handlers) {
+      auto& out = edges[key + "." + handler];
+      for_each_call(steps, [&](const Step& s) {
+        const ClientSpec* cl = entry.program->client(s.params.string("client"));
+        if (!cl || cl->target_service.empty()) return;
+        const std::string target = cl->target_datacenter + "." + cl->target_service;
+        const ServiceEntry& t = services.at(target);
+        if (t.program && t.program->handlers.count(s.params.string("endpoint"))) {
+          out.push_back({target + "." + s.params.string("endpoint"), &s});
+        }
+      });
+    }
+  }
+  std::map<std::string, int> colour;  // 0 new, 1 on the stack, 2 done
+  std::vector<std::string> stack;
+  std::function<void(const std::string&)> visit = [&](const std::string& node) {
+    colour[node] = 1;
+    stack.push_back(node);
+    for (const auto& e : edges[node]) {
+      if (colour[e.to] == 1) {
+        std::string chain;
+        auto from = std::find(stack.begin(), stack.end(), e.to);
+        for (auto it = from; it != stack.end(); ++it) chain += *it + " -> ";
+        c.diagnostics.push_back({e.call->where, e.call->path,
+                                 "call cycle: " + chain + e.to + " (a request would never finish)",
+                                 "calls that end at a service without a program or a handler "
+                                 "that calls nothing back"});
+      } else if (colour[e.to] == 0) {
+        visit(e.to);
+      }
+    }
+    stack.pop_back();
+    colour[node] = 2;
+  };
+  for (const auto& [node, out] : edges) {
+    if (colour[node] == 0) visit(node);
+  }
+}
+
+}  // namespace
+
+void check_program_wiring(Checker& c, std::map<std::string, ServiceEntry>& services,
+                          const std::vector<std::string>& datacenters) {
+  resolve_targets(c, services, datacenters);
+  check_endpoints(c, services);
+  check_cycles(c, services);
+}
+
+}  // namespace skysim::scenarios

@@ -1,0 +1,90 @@
+#pragma once
+// A Go service's client to another service of the scenario, as net/http's Transport keeps
+// connections: per target host a LIFO list of idle connections capped at max_idle
+// (MaxIdleConnsPerHost); a call takes the newest idle one or dials a new one through the
+// calling host's TCP stack (net::NetNamespace: the ephemeral port range, the 4-tuple rule,
+// TIME_WAIT); afterwards the connection goes back to the list if there is room, else the
+// client closes it as the active closer and it stays in TIME_WAIT. A call past its deadline
+// (http.Client.Timeout) closes its connection too. No cap on open connections (Go's
+// MaxConnsPerHost is 0 by default), so a burst dials as many as it needs.
+//
+//   Response r = co_await client.call("get", bytes);
+//
+// The target is any host of the scenario (scenarios::Instance): its handle() does the work,
+// and its reply travels back half a round trip later.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/memcached/idle_pool.hpp"
+#include "models/net/socket_table.hpp"
+#include "scenarios/model_registry.hpp"
+#include "sim/process.hpp"
+#include "sim/rng.hpp"
+
+namespace skysim::scenarios {
+
+struct ServiceClientConfig {
+  std::size_t max_idle = 2;  // net/http DefaultMaxIdleConnsPerHost
+  sim::Duration timeout = 0;  // 0 = none (http.Client's zero value)
+  sim::Duration rtt = 100 * sim::kMicrosecond;
+  bool linger_zero = false;
+};
+
+struct ServiceClientStats {
+  std::uint64_t calls = 0;
+  std::uint64_t dials = 0;
+  std::uint64_t dial_errors = 0;
+  std::uint64_t timeouts = 0;
+  std::uint64_t refused = 0;  // the target host was down
+  std::uint64_t idle_reused = 0;
+  std::uint64_t closed_pool_full = 0;
+  std::uint64_t closed_on_timeout = 0;
+};
+
+class ServiceClient {
+ public:
+  struct Target {
+    Instance* host;
+    net::Endpoint address;
+  };
+  ServiceClient(sim::Simulation& sim, net::NetNamespace& ns, std::string caller,
+                std::vector<Target> targets, ServiceClientConfig cfg, sim::Rng& pick);
+  ServiceClient(const ServiceClient&) = delete;
+  ServiceClient& operator=(const ServiceClient&) = delete;
+
+  // One request to `endpoint` of a target host picked at random (kube-proxy's iptables mode
+  // picks a backend at random; assumption: per call, not per connection). `owner`: the
+  // calling process's descriptors (its incarnation).
+  sim::Task<Response> call(std::string endpoint, std::int64_t size_bytes, net::OwnerId owner);
+
+  // The calling process died: the kernel has closed its sockets; forget the idle lists.
+  void crash();
+
+  const ServiceClientStats& stats() const { return stats_; }
+  std::size_t idle_conns() const;
+  std::uint64_t open_conns() const { return open_; }
+  // The first dial error's text (Go's "dial tcp ...: connect: ..."), "" if none yet.
+  const std::string& first_dial_error() const { return first_dial_error_; }
+  sim::Time first_dial_error_at() const { return first_dial_error_at_; }
+
+ private:
+  void close(const memcached::Conn& c, net::CloseMode mode);
+
+  sim::Simulation& sim_;
+  net::NetNamespace& ns_;
+  std::string caller_;
+  std::vector<Target> targets_;
+  ServiceClientConfig cfg_;
+  sim::Rng& pick_;
+  std::vector<memcached::IdlePool> idle_;  // per target: the same LIFO list as gomemcache's
+  std::uint32_t life_ = 1;                 // bumped by crash(): older connections are gone
+  std::uint64_t open_ = 0;
+  std::uint64_t next_id_ = 0;
+  ServiceClientStats stats_;
+  std::string first_dial_error_;
+  sim::Time first_dial_error_at_ = 0;
+};
+
+}  // namespace skysim::scenarios

@@ -1,0 +1,361 @@
+// The go-service kind (scenarios/kind_go_service.cpp): a Go service written as a YAML program.
+// Its wiring errors, its steps against what Go's code would do, and its TCP behaviour against
+// the arithmetic of the ephemeral port range.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "scenarios/loader.hpp"
+#include "scenarios/runner.hpp"
+#include "scenario_fixtures.hpp"
+
+using namespace skysim::scenarios;
+using skysim::scenarios::testing::errors_of;
+
+namespace {
+
+// One go-service `api` in front of a queue-server `store`; PROGRAM replaces the program's
+// handlers, STORE the store's service time.
+std::string two_tier(const std::string& handlers, const std::string& store_time = "{constant: 10ms}",
+                     const std::string& client = "{target: store, max_idle: 16}",
+                     const std::string& rate = "1/s", const std::string& extra = "") {
+  return R"(name: t
+epoch: 2026-04-06T00:00:00Z
+duration: 1m
+datacenters:
+  east:
+    services:
+      store:
+        kind: queue-server
+        params:
+          workers: 64
+          service_time: )" + store_time + R"(
+      api:
+        kind: go-service
+        program:
+          clients:
+            store: )" + client + R"(
+          handlers:
+)" + handlers + R"(
+sources:
+  users:
+    from: east
+    target: api.get
+    rate: )" + rate + "\n" + extra;
+}
+
+const char* kFanOut12 = R"(            get:
+              - errgroup:
+                  tasks: 12
+                  limit: LIMIT
+                  do:
+                    - call: {client: store, endpoint: serve}
+)";
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+  auto at = s.find(from);
+  REQUIRE(at != std::string::npos);
+  return s.replace(at, from.size(), to);
+}
+
+struct Ran {
+  std::unique_ptr<Scenario> scenario;
+  std::unique_ptr<ScenarioRun> run;
+  RunResult result;
+  double value(const std::string& key) const {
+    return run->metrics().contains(key) ? run->metrics().value(key) : 0.0;
+  }
+};
+
+Ran run_text(const std::string& text, LoadOptions o = {}) {
+  Ran r;
+  r.scenario = std::make_unique<Scenario>(load_scenario_text(text, "t.yaml", builtin_registry(), o));
+  r.run = std::make_unique<ScenarioRun>(*r.scenario, builtin_registry());
+  r.result = r.run->run();
+  return r;
+}
+
+std::string source_file(const std::string& rel) {
+  std::ifstream f(std::string(SKYSIM_SOURCE_DIR) + "/" + rel);
+  REQUIRE(f);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+TEST_CASE("go-service: wiring errors name the file:line and what exists") {
+  const std::string ok = two_tier("            get:\n              - call: {client: store, endpoint: serve}");
+  CHECK(errors_of(ok) == "OK");
+
+  SECTION("an unknown step, with the nearest name") {
+    auto e = errors_of(replace(ok, "- call:", "- cal:"));
+    CHECK_THAT(e, Catch::Contains("t.yaml:19:17") && Catch::Contains("unknown step 'cal'") &&
+                      Catch::Contains("did you mean 'call'"));
+  }
+  SECTION("a call through a client the program does not have") {
+    auto e = errors_of(replace(ok, "{client: store, endpoint", "{client: stor, endpoint"));
+    CHECK_THAT(e, Catch::Contains("t.yaml:19:32") && Catch::Contains("no client 'stor' in this program"));
+  }
+  SECTION("a client aimed at a service that does not exist") {
+    auto e = errors_of(replace(ok, "{target: store,", "{target: cache,"));
+    CHECK_THAT(e, Catch::Contains("t.yaml:16:29") && Catch::Contains("no service 'cache'"));
+  }
+  SECTION("an endpoint the target does not serve") {
+    auto e = errors_of(replace(ok, "endpoint: serve", "endpoint: get"));
+    CHECK_THAT(e, Catch::Contains("service 'store' (queue-server) has no endpoint 'get'") &&
+                      Catch::Contains("one of: serve"));
+  }
+  SECTION("a source aimed at a handler the program does not have") {
+    auto e = errors_of(replace(ok, "target: api.get", "target: api.gte"));
+    CHECK_THAT(e, Catch::Contains("has no endpoint 'gte'") && Catch::Contains("did you mean 'get'"));
+  }
+  SECTION("a step parameter out of range, at its line") {
+    auto e = errors_of(replace(ok, "              - call:", "              - errgroup: {tasks: 0, do: [{sleep: {}}]}\n              - call:"));
+    CHECK_THAT(e, Catch::Contains("t.yaml:19:35") && Catch::Contains("tasks") &&
+                      Catch::Contains("below the minimum"));
+  }
+  SECTION("an errgroup without its body") {
+    auto e = errors_of(replace(ok, "              - call:", "              - errgroup: {tasks: 2}\n              - call:"));
+    CHECK_THAT(e, Catch::Contains("missing required key 'do'"));
+  }
+  SECTION("a program on a kind that runs none, and a go-service without one") {
+    auto e = errors_of(replace(ok, "        kind: queue-server\n",
+                               "        kind: queue-server\n        program: {handlers: {x: [{sleep: {}}]}}\n"));
+    CHECK_THAT(e, Catch::Contains("a queue-server service takes no program"));
+    auto f = errors_of(R"(name: t
+epoch: 2026-04-06T00:00:00Z
+duration: 1m
+datacenters:
+  east:
+    services:
+      api: {kind: go-service}
+)");
+    CHECK_THAT(f, Catch::Contains("missing required key 'program'"));
+  }
+  SECTION("a chain of calls that comes back to where it started") {
+    const std::string cycle = R"(name: t
+epoch: 2026-04-06T00:00:00Z
+duration: 1m
+datacenters:
+  east:
+    services:
+      a:
+        kind: go-service
+        program:
+          clients: {b: {target: b}}
+          handlers:
+            h: [{call: {client: b, endpoint: g}}]
+      b:
+        kind: go-service
+        program:
+          clients: {a: {target: a}}
+          handlers:
+            g: [{sleep: {}}, {call: {client: a, endpoint: h}}]
+)";
+    auto e = errors_of(cycle);
+    CHECK_THAT(e, Catch::Contains("call cycle: east.a.h -> east.b.g -> east.a.h") &&
+                      Catch::Contains("t.yaml:18:"));
+  }
+}
+
+TEST_CASE("go-service: an errgroup limit runs its calls in waves, as SetLimit does") {
+  // 12 calls of 10 ms + one 100 us round trip each, one request at a time (1/s): with no limit
+  // they run at once (10.1 ms); with SetLimit(3) in four waves (40.4 ms). The connections stay
+  // idle between requests (max_idle 16), so only the first request pays handshakes.
+  auto p50_ms = [](const std::string& limit) {
+    Ran r = run_text(two_tier(replace(kFanOut12, "LIMIT", limit)));
+    REQUIRE(r.result.invariants_hold());
+    return static_cast<double>(r.run->metrics()
+                                   .histogram("handler.latency_ns", {{"handler", "get"}, {"host", "east/api/0"}})
+                                   .quantile(0.5)) / 1e6;
+  };
+  const double unlimited = p50_ms("-1");
+  const double three = p50_ms("3");
+  INFO("no limit " << unlimited << " ms, limit 3 " << three << " ms");
+  CHECK(unlimited == Approx(10.1).epsilon(0.02));
+  CHECK(three == Approx(40.4).epsilon(0.02));
+}
+
+TEST_CASE("go-service: a call past its timeout fails and leaves its connection in TIME_WAIT") {
+  // Every call takes 50 ms at the store; the client gives up at 20 ms and closes the connection
+  // first (net/http cancels a request by closing it): one TIME_WAIT socket per call, none
+  // reused, none expired within the minute (TIME_WAIT lasts 60 s).
+  Ran r = run_text(two_tier("            get:\n              - call: {client: store, endpoint: serve}",
+                            "{constant: 50ms}", "{target: store, max_idle: 16, timeout: 20ms}",
+                            "20/s"));
+  REQUIRE(r.result.invariants_hold());
+  const double requests = r.value("requests.issued{client=users,endpoint=get}");
+  REQUIRE(requests > 900);
+  CHECK(r.value("requests.ok{client=users,endpoint=get}") == 0);
+  CHECK(r.value("client.timeouts{client=store,host=east/api/0}") == requests);
+  CHECK(r.value("client.dials{client=store,host=east/api/0}") == requests);
+  CHECK(r.value("net.time_wait{host=east/api/0}") == requests);
+  // The store still served each request (it did not know the caller left).
+  CHECK(r.value("queue.served{host=east/store/0}") >= requests - 2);
+}
+
+TEST_CASE("go-service: services in a chain add their hops") {
+  // api (200 us CPU) -> mid (300 us CPU) -> store (10 ms): each hop is one 100 us round trip.
+  const std::string text = R"(name: t
+epoch: 2026-04-06T00:00:00Z
+duration: 1m
+datacenters:
+  east:
+    services:
+      store:
+        kind: queue-server
+        params: {workers: 8, service_time: {constant: 10ms}}
+      mid:
+        kind: go-service
+        program:
+          clients: {store: {target: store}}
+          handlers:
+            get: [{cpu: {time: {constant: 300us}}}, {call: {client: store, endpoint: serve}}]
+      api:
+        kind: go-service
+        program:
+          clients: {mid: {target: mid}}
+          handlers:
+            get: [{cpu: {time: {constant: 200us}}}, {call: {client: mid, endpoint: get}}]
+sources:
+  users: {from: east, target: api.get, rate: 2/s}
+)";
+  Ran r = run_text(text);
+  REQUIRE(r.result.invariants_hold());
+  const double p50 = static_cast<double>(r.run->metrics()
+                                             .histogram("handler.latency_ns", {{"handler", "get"}, {"host", "east/api/0"}})
+                                             .quantile(0.5)) / 1e6;
+  CHECK(p50 == Approx(0.2 + 0.1 + 0.3 + 0.1 + 10.0).epsilon(0.02));
+}
+
+TEST_CASE("go-service: TIME_WAIT follows Little's law and the port range fills when predicted") {
+  // scenarios/search-fanout-ports.yaml: before 00:05 the sockets in TIME_WAIT are the close
+  // rate times 60 s (Little's law; closes = dials in steady state); after the rate doubles the
+  // count grows by the dial rate minus the expiries and stops at 4 x 28,232 (each index host's
+  // own range under connect(2)'s 4-tuple rule), and dials fail.
+  const std::string text = source_file("scenarios/search-fanout-ports.yaml");
+  Scenario s = load_scenario_text(text, "search-fanout-ports.yaml", builtin_registry());
+  ScenarioRun run(s, builtin_registry());
+  const sim::Time t0 = 0;  // simulated time counts from the epoch
+  auto& m = run.metrics();
+  run.advance_to(t0 + 235 * sim::kSecond);
+  const double dials_235 = m.value("client.dials{client=index,host=east/search/0}");
+  run.advance_to(t0 + 295 * sim::kSecond);
+  const double dials_295 = m.value("client.dials{client=index,host=east/search/0}");
+  const double rate = (dials_295 - dials_235) / 60.0;
+  const double tw = m.value("net.time_wait{host=east/search/0}");
+  INFO("dials " << rate << "/s, TIME_WAIT " << tw << ", Little's law " << rate * 60);
+  CHECK(tw == Approx(rate * 60).epsilon(0.03));
+  CHECK(tw < 4 * 28232);
+  CHECK(m.value("client.dial_errors{client=index,host=east/search/0}") == 0);
+  // Fill time after the rise: the margin left over the net growth (double the dials, the same
+  // expiries as before, for 60 s).
+  const double predicted_s = (4 * 28232 - tw) / rate;
+  RunResult res = run.run();
+  REQUIRE(res.invariants_hold());
+  sim::Time first_error = 0;
+  for (const auto& [host, p] : run.phases()) {
+    if (p.what.find("first dial error") != std::string::npos) first_error = p.at;
+  }
+  REQUIRE(first_error > 0);
+  const double after_s = sim::to_seconds(first_error - (t0 + 300 * sim::kSecond));
+  INFO("first dial error " << after_s << " s after the rise, predicted " << predicted_s << " s");
+  CHECK(after_s > 0);
+  CHECK(after_s == Approx(predicted_s).epsilon(0.25));
+  CHECK(m.value("net.time_wait{host=east/search/0}") <= 4 * 28232);
+  CHECK(m.value("requests.failed{client=users,endpoint=query}") > 10000);
+
+  // The fix: 16 idle connections per host, the same traffic, no dial error.
+  LoadOptions o;
+  o.overrides.push_back(parse_override("variant=pooled"));
+  Ran fixed = run_text(text, o);
+  REQUIRE(fixed.result.invariants_hold());
+  CHECK(fixed.value("client.dial_errors{client=index,host=east/search/0}") == 0);
+  CHECK(fixed.value("requests.failed{client=users,endpoint=query}") == 0);
+}
+
+TEST_CASE("go-service: a crash fails the requests in flight and closes the process's sockets") {
+  const std::string text =
+      two_tier("            get:\n              - call: {client: store, endpoint: serve}",
+               "{constant: 100ms}", "{target: store, max_idle: 4}", "50/s",
+               "faults:\n  - {type: crash, at: +20s, target: east/api/0, duration: 1s}\n");
+  Ran r = run_text(replace(text, "        kind: go-service\n", "        kind: go-service\n        params: {restart_delay: 5s}\n"));
+  REQUIRE(r.result.invariants_hold());
+  bool died = false, restarted = false;
+  for (const auto& [host, p] : r.run->phases()) {
+    died = died || (p.what.find("process died") != std::string::npos && p.at == 20 * sim::kSecond);
+    restarted = restarted || (p.what.find("process restarted") != std::string::npos &&
+                              p.at == 25 * sim::kSecond);
+  }
+  CHECK(died);
+  CHECK(restarted);
+  // ~5 requests in flight at the crash (50/s x 100 ms) and ~250 during the 5 s down.
+  const double failed = r.value("requests.failed{client=users,endpoint=get}");
+  CHECK(failed > 150);
+  CHECK(failed < 400);
+  CHECK(r.value("requests.ok{client=users,endpoint=get}") > 2000);
+}
+
+TEST_CASE("go-service: the same seed gives the same run, another seed another") {
+  const std::string text = two_tier(replace(kFanOut12, "LIMIT", "4"), "{exponential: {mean: 5ms}}",
+                                    "{target: store, max_idle: 2, timeout: 30ms}", "40/s");
+  auto fp = [&](std::uint64_t seed) {
+    LoadOptions o;
+    o.seed = seed;
+    return run_text(text, o).result.fingerprint;
+  };
+  CHECK(fp(3) == fp(3));
+  CHECK(fp(3) != fp(4));
+}
+
+TEST_CASE("go-service: a stalled log pipe parks writers on Go's fd lock, or strands threads without it") {
+  // Every request logs one 330-B line; the collector stops reading for 10 s at 00:00:10. With
+  // Go's write lock one goroutine is in write(2) and the rest park on the lock (no M each);
+  // without it each blocked write keeps its own thread, so threads grow by about the requests
+  // that arrive during the stall (200/s x 10 s) once the 64-KiB pipe is full.
+  auto run_with = [](bool lock) {
+    const std::string text = std::string(R"(name: t
+epoch: 2026-04-06T00:00:00Z
+duration: 30s
+datacenters:
+  east:
+    services:
+      api:
+        kind: go-service
+        params: {log_write_lock: )") + (lock ? "true" : "false") + R"(}
+        program:
+          handlers:
+            get: [{cpu: {time: {constant: 50us}}}, {log: {}}]
+sources:
+  users: {from: east, target: api.get, rate: 200/s}
+faults:
+  - {type: log-stall, at: +10s, target: east/api/0, duration: 10s}
+)";
+    Scenario s = load_scenario_text(text, "t.yaml", builtin_registry());
+    ScenarioRun run(s, builtin_registry());
+    run.advance_to(19 * sim::kSecond);
+    auto& m = run.metrics();
+    struct Seen {
+      double threads, goroutines, blocked;
+    } seen{m.value("go.threads{host=east/api/0}"), m.value("go.goroutines{host=east/api/0}"),
+           m.value("log.blocked_writes{host=east/api/0}")};
+    RunResult r = run.run();
+    REQUIRE(r.invariants_hold());
+    CHECK(m.value("go.goroutines{host=east/api/0}") == 0);  // all drained after the stall
+    return seen;
+  };
+  const auto locked = run_with(true);
+  const auto unlocked = run_with(false);
+  INFO("locked: threads " << locked.threads << " goroutines " << locked.goroutines
+                          << "; unlocked: threads " << unlocked.threads << " goroutines "
+                          << unlocked.goroutines);
+  // ~1,800 requests wait to log after 9 s of the stall (the pipe held ~200 lines).
+  CHECK(locked.goroutines > 1500);
+  CHECK(locked.threads < 12);
+  CHECK(unlocked.goroutines > 1500);
+  CHECK(unlocked.threads > 1500);
+}
