@@ -2,6 +2,7 @@
 // objects). Kept apart from model_registry.cpp so tools that need only the registry machinery
 // (the loader fuzzer) do not link every model.
 #include "scenarios/kind_dataplane.hpp"
+#include "scenarios/memcached_service.hpp"
 #include "scenarios/model_registry.hpp"
 #include "scenarios/queue_server.hpp"
 
@@ -10,6 +11,7 @@ namespace skysim::scenarios {
 void register_fanout(Registry& r);          // scenarios/kind_fanout.cpp
 void register_uid_interning(Registry& r);  // scenarios/kind_uid_interning.cpp
 ServiceKind go_service_kind();             // scenarios/kind_go_service.cpp
+ServiceKind scylla_kind();                 // scenarios/kind_scylla.cpp
 
 void register_builtin_models(Registry& r) {
   r.add(queue_server_kind());
@@ -17,6 +19,8 @@ void register_builtin_models(Registry& r) {
   register_fanout(r);
   register_uid_interning(r);
   r.add(go_service_kind());
+  r.add(scylla_kind());
+  r.add(memcached_kind());
   // The lead adds the models of models/ here (net, memcached, goruntime, fdb, scylla, ...).
 }
 

@@ -75,7 +75,7 @@ std::string program_reference(bool markdown) {
            "Client keys besides `target`:\n\n" +
            param_table(client_params(), true, false) + "\n";
     for (const auto& t : step_types()) {
-      out += "Step `" + t.name + "`" + (t.has_body ? " (takes `do: [steps]`)" : "") + ": " +
+      out += "Step `" + t.name + "`" + (t.has_body() ? " (takes `" + t.body_key + ": [steps]`)" : "") + ": " +
              md_escape(t.doc) + ".\n\n" + param_table(t.params, true, false) + "\n";
     }
     return out;
@@ -84,7 +84,7 @@ std::string program_reference(bool markdown) {
          "\nclient keys besides target:\n" +
          param_table(client_params(), false);
   for (const auto& t : step_types()) {
-    out += "\nstep " + t.name + (t.has_body ? " (takes do: [steps])" : "") + ": " + t.doc +
+    out += "\nstep " + t.name + (t.has_body() ? " (takes " + t.body_key + ": [steps])" : "") + ": " + t.doc +
            "\n" + param_table(t.params, false);
   }
   return out;

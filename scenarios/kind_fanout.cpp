@@ -14,6 +14,7 @@
 #include "models/fanout/fanout_service.hpp"
 #include "models/fanout/follow_growth.hpp"
 #include "models/scylla/cluster.hpp"
+#include "scenarios/scylla_config.hpp"
 #include "models/social/graph_file.hpp"
 #include "models/social/population.hpp"
 #include "scenarios/model_registry.hpp"
@@ -184,19 +185,7 @@ class FanoutInstance final : public Instance {
         social::cached_population(pop, graph_seed, social::graph_cache_dir()));
     celebrity_ = graph_->id_of("celebrity");
 
-    scylla::ScyllaConfig sc;
-    sc.nodes = static_cast<std::uint32_t>(v.count("nodes"));
-    sc.shards_per_node = static_cast<std::uint32_t>(v.count("shards_per_node"));
-    sc.rf = static_cast<std::uint32_t>(v.count("replication_factor"));
-    sc.cl = scylla::parse_consistency(v.choice("consistency"));
-    sc.placement = scylla::parse_placement(v.choice("placement"));
-    sc.background_writes_per_s = v.rate_per_s("background_writes");
-    sc.scale = std::min(1.0, v.real("background_scale") * ctx.scale);
-    sc.reactor.task_quota = v.duration("task_quota");
-    sc.reactor.shares[static_cast<std::size_t>(scylla::Group::Compaction)] =
-        v.real("compaction_shares");
-    sc.write_timeout = v.duration("write_timeout");
-    sc.read_timeout = v.duration("read_timeout");
+    scylla::ScyllaConfig sc = scylla_config_from(v, ctx.scale);
     fanout::FanoutConfig fc;
     fc.policy = fanout::parse_fanout_policy(v.choice("policy"));
     fc.reasonable_limit = static_cast<std::uint64_t>(v.count("reasonable_limit"));

@@ -12,13 +12,19 @@
 //     if err := g.Wait(); err != nil { http.Error(w, err.Error(), 500) }
 //   }
 #include <algorithm>
+#include <deque>
+#include <functional>
 #include <memory>
 
 #include "models/goruntime/errgroup.hpp"
 #include "models/goruntime/go_process.hpp"
 #include "models/logsink/log_sink.hpp"
 #include "models/logsink/logger.hpp"
+#include "models/memcached/client.hpp"
+#include "models/net/dialer.hpp"
 #include "models/net/socket_table.hpp"
+#include "scenarios/host_address.hpp"
+#include "scenarios/memcached_service.hpp"
 #include "scenarios/param_builder.hpp"
 #include "scenarios/service_client.hpp"
 #include "sim/on_unwind.hpp"
@@ -85,19 +91,6 @@ std::vector<sim::ParamSpec> go_service_params() {
   };
 }
 
-// 10.x.y.z by the host's rank among every host of the scenario (by path): distinct and the
-// same in every run. assumption: one flat network; only distinctness matters to the TCP rules.
-net::Ipv4 address_of(World& w, const Instance* host) {
-  std::uint32_t rank = 0;
-  for (const auto& [path, inst] : w.instances()) {
-    if (inst.get() == host) break;
-    ++rank;
-  }
-  const std::uint32_t n = rank + 1;
-  return net::Ipv4::of(10, static_cast<std::uint8_t>(n >> 16), static_cast<std::uint8_t>(n >> 8),
-                       static_cast<std::uint8_t>(n));
-}
-
 // The models' configurations from a host's parameters; each validate() throws
 // std::invalid_argument naming the field, which check_config reports at validation.
 goruntime::GoConfig go_config(const HostContext& ctx) {
@@ -138,9 +131,43 @@ net::NetSysctl net_config(const HostContext& ctx) {
   return n;
 }
 
+// The label of a gomemcache error in call.errors and responses.
+std::string memcache_error(memcached::McStatus st) {
+  using memcached::McStatus;
+  switch (st) {
+    case McStatus::kOk: return "memcache_ok";
+    case McStatus::kCacheMiss: return "memcache_miss";
+    case McStatus::kMalformedKey: return "memcache_malformed_key";
+    case McStatus::kNoServers: return "memcache_no_servers";
+    case McStatus::kDialError: return "memcache_dial_error";
+    case McStatus::kConnectTimeout: return "memcache_connect_timeout";
+    case McStatus::kIoTimeout: return "memcache_io_timeout";
+    case McStatus::kConnClosed: return "memcache_conn_closed";
+    case McStatus::kServerError: return "memcache_server_error";
+  }
+  return "memcache_error";
+}
+
 constexpr std::uint16_t kServicePort = 8080;  // assumption: every service listens on one port
 
 class GoService final : public Instance {
+  // A gomemcache client and what it counted across the process's lives.
+  struct MemcacheClient {
+    std::string name;
+    std::vector<memcached::Server*> servers;
+    memcached::ClientConfig config;
+    std::unique_ptr<memcached::Client> client;
+    std::vector<std::unique_ptr<memcached::Client>> dead;  // frames may still point at them
+    memcached::ClientStats stats;  // of the clients before the current one
+    std::uint64_t hits = 0;
+    std::uint64_t misses = 0;
+    void fold_stats() {
+      const memcached::ClientStats& s = client->stats();
+      stats.dials += s.dials;
+      stats.dial_errors += s.dial_errors;
+      stats.io_timeouts += s.io_timeouts;
+    }
+  };
  public:
   GoService(World& w, const HostContext& ctx)
       : Instance(ctx),
@@ -179,6 +206,11 @@ class GoService final : public Instance {
       // TIME_WAIT in this namespace and stay after it is gone.
       ns_.close_all(owner_);
       for (auto& c : clients_) c.client->crash();
+      for (auto& mc : memcache_) {
+        mc.fold_stats();
+        mc.client->crash();
+        mc.dead.push_back(std::move(mc.client));
+      }
       set_up(false);
       milestones_.push_back({sim_.now(), "process died: " + message});
     });
@@ -186,6 +218,8 @@ class GoService final : public Instance {
       owner_ = static_cast<net::OwnerId>(go_.incarnation());
       go_.retain(baseline_);
       set_up(go_.alive());
+      if (!go_.alive()) return;
+      for (auto& mc : memcache_) build_memcache_client(mc);
       milestones_.push_back({sim_.now(), "process restarted; " +
                                              std::to_string(ns_.time_wait_count()) +
                                              " sockets in TIME_WAIT"});
@@ -200,15 +234,21 @@ class GoService final : public Instance {
   void start(World& w) override {
     auto& m = w.metrics();
     for (const auto& spec : program_->clients) {
+      if (spec.params.choice("driver") == "gomemcache") {
+        start_memcache_client(w, spec);
+        continue;
+      }
       std::vector<ServiceClient::Target> targets;
       for (Instance* h : w.hosts(spec.target_datacenter, spec.target_service)) {
-        targets.push_back({h, net::Endpoint{address_of(w, h), kServicePort}});
+        targets.push_back({h, net::Endpoint{host_address(w, h->path()), kServicePort}});
       }
       ServiceClientConfig cfg;
       cfg.max_idle = static_cast<std::size_t>(spec.params.count("max_idle"));
       cfg.timeout = spec.params.duration("timeout");
       cfg.rtt = spec.params.duration("rtt");
       cfg.linger_zero = spec.params.flag("linger_zero");
+      cfg.multiplexed = spec.params.choice("driver") == "gocql";
+      cfg.conns_per_host = static_cast<std::size_t>(spec.params.count("conns_per_host"));
       auto client = std::make_unique<ServiceClient>(sim_, ns_, context().service,
                                                     std::move(targets), cfg, pick_);
       const sim::Labels cl = {{"host", path()}, {"client", spec.name}};
@@ -221,6 +261,72 @@ class GoService final : public Instance {
       m.counter_fn("client.refused", cl, [c] { return double(c->stats().refused); });
       clients_.push_back({spec.name, std::move(client)});
     }
+  }
+
+  // A gomemcache client to every host of a memcached service (crc32(key) % n picks one, as
+  // gomemcache's ServerList does). Rebuilt after each restart: a dead process's client is
+  // gone with its descriptors.
+  void start_memcache_client(World& w, const ClientSpec& spec) {
+    MemcacheClient mc;
+    mc.name = spec.name;
+    for (Instance* h : w.hosts(spec.target_datacenter, spec.target_service)) {
+      mc.servers.push_back(memcached_server_of(h));
+    }
+    mc.config.max_idle_conns = static_cast<int>(spec.params.count("max_idle"));
+    // gomemcache's netTimeout(): Timeout 0 means DefaultTimeout (500 ms).
+    mc.config.timeout = spec.params.duration("timeout") > 0 ? spec.params.duration("timeout")
+                                                            : 500 * sim::kMillisecond;
+    mc.config.loopback_rtt = spec.params.duration("rtt");
+    mc.config.linger_zero = spec.params.flag("linger_zero");
+    // bufio.NewReadWriter per connection: 4096-byte reader and writer (bufio.defaultBufSize).
+    mc.config.conn_buffer_bytes = 8 * 1024;
+    mc.config.validate();
+    memcache_.push_back(std::move(mc));
+    build_memcache_client(memcache_.back());
+    const sim::Labels cl = {{"host", path()}, {"client", spec.name}};
+    MemcacheClient* p = &memcache_.back();
+    m_counter(w, "client.dials", cl, [p] {
+      return double(p->stats.dials + (p->client ? p->client->stats().dials : 0));
+    });
+    m_counter(w, "client.dial_errors", cl, [p] {
+      return double(p->stats.dial_errors + (p->client ? p->client->stats().dial_errors : 0));
+    });
+    m_counter(w, "client.timeouts", cl, [p] {
+      return double(p->stats.io_timeouts + (p->client ? p->client->stats().io_timeouts : 0));
+    });
+    w.metrics().gauge_fn("client.open_conns", cl,
+                         [p] { return p->client ? double(p->client->open_conns()) : 0.0; });
+    m_counter(w, "cache.hits", cl, [p] { return double(p->hits); });
+    m_counter(w, "cache.misses", cl, [p] { return double(p->misses); });
+  }
+  static void m_counter(World& w, const char* name, const sim::Labels& l,
+                        std::function<double()> f) {
+    w.metrics().counter_fn(name, l, std::move(f));
+  }
+
+  void build_memcache_client(MemcacheClient& mc) {
+    if (mc.client) {
+      mc.fold_stats();
+      mc.client->crash();
+      mc.dead.push_back(std::move(mc.client));
+    }
+    mc.client = std::make_unique<memcached::Client>(sim_, ns_, dialer_, mc.servers, mc.config,
+                                                    owner_);
+    mc.client->set_memory_hook([this, inc = go_.incarnation()](std::int64_t delta) {
+      if (go_.incarnation() != inc) return;
+      if (delta > 0) {
+        go_.alloc_retained_now(delta);
+      } else {
+        go_.release(-delta);
+      }
+    });
+  }
+
+  MemcacheClient& memcache(const std::string& name) {
+    for (auto& c : memcache_) {
+      if (c.name == name) return c;
+    }
+    throw std::logic_error("go-service " + path() + ": no gomemcache client " + name);
   }
 
   void handle(Request r) override {
@@ -276,6 +382,7 @@ class GoService final : public Instance {
              [this]() -> std::string {
                std::uint64_t open = 0;
                for (const auto& c : clients_) open += c.client->open_conns();
+               for (const auto& mc : memcache_) open += mc.client ? mc.client->open_conns() : 0;
                const std::uint64_t held = go_.alive() ? ns_.open_sockets(owner_) : 0;
                if (go_.alive() && held != open) {
                  return path() + ": the process holds " + std::to_string(held) +
@@ -351,6 +458,47 @@ class GoService final : public Instance {
           }
           break;
         }
+        case StepKind::kCacheGet: {
+          MemcacheClient& mc = memcache(s.params.string("client"));
+          const std::string key = "k" + std::to_string(rng_.uniform_int(0, s.params.count("keys") - 1));
+          memcached::McResult got = co_await mc.client->get(key);
+          if (got.ok()) {
+            ++mc.hits;
+            break;
+          }
+          if (got.status != memcached::McStatus::kCacheMiss) {
+            const std::string reason = memcache_error(got.status);
+            call_error(s.params.string("client"), reason).add();
+            const std::string& policy = s.params.choice("on_error");
+            if (policy == "fail") co_return Response{false, reason};
+            if (policy == "log_and_miss") co_await logger_.error();
+          }
+          ++mc.misses;
+          Response served = co_await run(s.body, state);
+          if (!served.ok) co_return served;
+          if (s.params.flag("fill")) {
+            memcached::McItem item;
+            item.value_bytes = static_cast<std::uint32_t>(s.params.size_bytes("value_bytes"));
+            memcached::McResult set = co_await memcache(s.params.string("client")).client->set(key, item);
+            if (!set.ok()) {
+              call_error(s.params.string("client"),
+                         memcache_error(set.status)).add();
+            }
+          }
+          break;
+        }
+        case StepKind::kCacheSet: {
+          const std::string key = "k" + std::to_string(rng_.uniform_int(0, s.params.count("keys") - 1));
+          memcached::McItem item;
+          item.value_bytes = static_cast<std::uint32_t>(s.params.size_bytes("value_bytes"));
+          memcached::McResult set = co_await memcache(s.params.string("client")).client->set(key, item);
+          if (!set.ok()) {
+            const std::string reason = memcache_error(set.status);
+            call_error(s.params.string("client"), reason).add();
+            if (s.params.choice("on_error") == "fail") co_return Response{false, reason};
+          }
+          break;
+        }
         case StepKind::kErrgroup: {
           errgroup::Group group(sim_, go_.launcher());
           group.set_limit(s.params.integer("limit"));
@@ -409,6 +557,8 @@ class GoService final : public Instance {
   std::int64_t baseline_;
   net::OwnerId owner_ = 0;
   std::vector<NamedClient> clients_;
+  std::deque<MemcacheClient> memcache_;  // deque: gauges hold pointers to its elements
+  net::DefaultDialer dialer_;
   std::map<std::string, HandlerMetrics, std::less<>> handlers_;
   std::vector<Milestone> milestones_;
   sim::MetricsRegistry& metrics_;

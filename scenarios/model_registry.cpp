@@ -68,4 +68,12 @@ Instance& World::add(std::unique_ptr<Instance> instance) {
   return *it->second;
 }
 
+std::uint32_t World::host_number(std::string_view path) {
+  auto it = host_numbers_.find(path);
+  if (it != host_numbers_.end()) return it->second;
+  const auto n = static_cast<std::uint32_t>(host_numbers_.size() + 1);
+  host_numbers_.emplace(std::string(path), n);
+  return n;
+}
+
 }  // namespace skysim::scenarios

@@ -229,11 +229,16 @@ class World {
     return instances_;
   }
   Instance& add(std::unique_ptr<Instance> instance);
+  // A small number per host path (1, 2, ...), the same in every run: handed out in the order
+  // asked, which the scenario's build order fixes. What hosts' network addresses are made of
+  // (a factory may ask before its peers are built).
+  std::uint32_t host_number(std::string_view path);
 
  private:
   sim::Simulation& sim_;
   sim::MetricsRegistry& metrics_;
   std::map<std::string, std::unique_ptr<Instance>, std::less<>> instances_;
+  std::map<std::string, std::uint32_t, std::less<>> host_numbers_;
 };
 
 }  // namespace skysim::scenarios

@@ -44,6 +44,29 @@ const std::vector<StepType>& step_types() {
               "(the host's log policy, as the `log` step)",
               std::nullopt, std::nullopt,
               {"fail", "continue", "log_and_fail", "log_and_continue"})}},
+      {StepKind::kCacheGet, "cache_get",
+       "mc.Get(key) through a gomemcache client, key drawn uniformly among `keys`; on "
+       "ErrCacheMiss the `on_miss` steps run and, if they succeed and `fill` is on, "
+       "mc.Set(key) stores `value_bytes` (the read-through of domain.md §1.2)",
+       {required(param("client", ParamType::String, "", "", "a gomemcache client of this program")),
+        param("keys", ParamType::Count, "keys", "100k", "the key space (uniform)", 1, 1e9),
+        param("value_bytes", ParamType::Size, "bytes", "1KiB", "item size a fill stores", 0,
+              1e6),
+        param("fill", ParamType::Bool, "", "true", "mc.Set after a miss the on_miss steps served"),
+        param("on_error", ParamType::Enum, "", "miss",
+              "an error other than a miss (timeout, dial error, EOF): miss (fall back to "
+              "on_miss, as the April data plane did), log_and_miss (one log.Error line first) "
+              "or fail (return it)",
+              std::nullopt, std::nullopt, {"miss", "log_and_miss", "fail"})},
+       "on_miss"},
+      {StepKind::kCacheSet, "cache_set",
+       "mc.Set(key) of `value_bytes` through a gomemcache client, key drawn uniformly among "
+       "`keys`; an error fails the handler unless on_error is continue",
+       {required(param("client", ParamType::String, "", "", "a gomemcache client of this program")),
+        param("keys", ParamType::Count, "keys", "100k", "the key space (uniform)", 1, 1e9),
+        param("value_bytes", ParamType::Size, "bytes", "1KiB", "item size", 0, 1e6),
+        param("on_error", ParamType::Enum, "", "fail", "fail or continue", std::nullopt,
+              std::nullopt, {"fail", "continue"})}},
       {StepKind::kErrgroup, "errgroup",
        "golang.org/x/sync/errgroup: `tasks` goroutines each run the `do` steps, at most "
        "`limit` at once (SetLimit; -1 = none, as the zero Group), then Wait returns the first "
@@ -51,7 +74,7 @@ const std::vector<StepType>& step_types() {
        {param("tasks", ParamType::Count, "goroutines", "1", "g.Go calls per run of the step", 1,
               1e6),
         param("limit", ParamType::Int, "goroutines", "-1", "SetLimit; -1 = no limit", -1, 1e6)},
-       true},
+       "do"},
       {StepKind::kLog, "log",
        "log.Error of `lines` lines through the host's log policy: each written line is one "
        "write(2) on the process's stderr pipe, serialised by Go's fd write lock, which blocks "
@@ -95,6 +118,18 @@ std::vector<sim::ParamSpec> client_params() {
             0, 1e12),
       param("linger_zero", ParamType::Bool, "", "false",
             "SO_LINGER 0: closing sends RST and leaves no TIME_WAIT (domain.md §2.5)"),
+      param("driver", ParamType::Enum, "", "net_http",
+            "net_http: an idle list per host, a dial per call it cannot serve, surplus closed "
+            "(net/http, gomemcache); gocql: conns_per_host connections per host kept open, "
+            "every call a stream on one of them (gocql's pool); gomemcache: memcached's protocol "
+            "to a memcached service (models/memcached Client: max_idle per server, timeout 0 = "
+            "gomemcache's DefaultTimeout 500 ms), used by cache_get / cache_set. Against a "
+            "scylla target set rtt: 0: the cluster model's client_rtt already holds the round "
+            "trip",
+            std::nullopt, std::nullopt, {"net_http", "gocql", "gomemcache"}),
+      param("conns_per_host", ParamType::Count, "connections", "2",
+            "driver gocql: connections per host (gocql ClusterConfig.NumConns default 2)", 1,
+            1e4),
   };
 }
 

@@ -26,14 +26,15 @@
 
 namespace skysim::scenarios {
 
-enum class StepKind { kCpu, kSleep, kAlloc, kCall, kErrgroup, kLog, kFail };
+enum class StepKind { kCpu, kSleep, kAlloc, kCall, kCacheGet, kCacheSet, kErrgroup, kLog, kFail };
 
 struct StepType {
   StepKind kind;
   std::string name;  // as written in a handler: `- NAME: {params}`
   std::string doc;   // one line: what the Go code it stands for does
   std::vector<sim::ParamSpec> params;
-  bool has_body = false;  // takes `do: [steps]`
+  std::string body_key = {};  // the key of its nested steps (`do`, `on_miss`); "" = none
+  bool has_body() const { return !body_key.empty(); }
 };
 
 // Every step type, in the order the reference lists them.
@@ -44,7 +45,7 @@ std::vector<std::string> step_type_names();
 struct Step {
   StepKind kind = StepKind::kCpu;
   sim::ParamValues params;
-  std::vector<Step> body;  // errgroup's `do`
+  std::vector<Step> body;  // errgroup's `do`, cache_get's `on_miss`
   std::string where;       // file:line:column, for messages at run time
   std::string path;        // its --set path: "datacenters.east.services.api.program.handlers.get.0"
 };

@@ -75,17 +75,19 @@ std::vector<Step> read_steps(Checker& c, const YAML::Node& n, const std::string&
     s.path = join(sp, name);
     s.where = c.where(node, s.path);
     const YAML::Node body = node.begin()->second;
-    read_values(c, type->params, body, s.path, node,  s.params,
-                type->has_body ? std::vector<std::string>{"do"} : std::vector<std::string>{});
-    if (type->has_body) {
-      if (!body.IsMap() || !body["do"]) {
+    read_values(c, type->params, body, s.path, node, s.params,
+                type->has_body() ? std::vector<std::string>{type->body_key}
+                                 : std::vector<std::string>{});
+    if (type->has_body()) {
+      const std::string& key = type->body_key;
+      if (!body.IsMap() || !body[key]) {
         c.error(body.IsDefined() && !body.IsNull() ? body : node, s.path,
-                "missing required key 'do'", "the steps each goroutine runs");
+                "missing required key '" + key + "'", "the steps it runs");
       } else {
-        s.body = read_steps(c, body["do"], join(s.path, "do"), program);
+        s.body = read_steps(c, body[key], join(s.path, key), program);
       }
     }
-    if (s.kind == StepKind::kCall && s.params.has("client")) {
+    if (s.params.has("client")) {
       const std::string& client = s.params.string("client");
       if (!program.client(client)) {
         std::vector<std::string> names;
@@ -169,6 +171,52 @@ void for_each_call(const std::vector<Step>& steps, const std::function<void(cons
   for (const auto& s : steps) {
     if (s.kind == StepKind::kCall) f(s);
     for_each_call(s.body, f);
+  }
+}
+
+void for_each_client_step(const std::vector<Step>& steps,
+                          const std::function<void(const Step&)>& f) {
+  for (const auto& s : steps) {
+    if (s.params.has("client")) f(s);
+    for_each_client_step(s.body, f);
+  }
+}
+
+// A gomemcache client reaches a memcached service and serves cache steps only; the other
+// drivers carry Requests and serve call steps only.
+void check_drivers(Checker& c, const std::map<std::string, ServiceEntry>& services) {
+  for (const auto& [key, entry] : services) {
+    if (!entry.program) continue;
+    for (const auto& cl : entry.program->clients) {
+      if (cl.target_service.empty() || !cl.params.has("driver")) continue;
+      const ServiceEntry& t = services.at(cl.target_datacenter + "." + cl.target_service);
+      const bool memcache = cl.params.choice("driver") == "gomemcache";
+      if (memcache != (t.kind->name == "memcached")) {
+        c.diagnostics.push_back(
+            {cl.where, join(cl.path, "target"),
+             memcache ? "a gomemcache client needs a memcached service, not '" +
+                            cl.target_service + "' (" + t.kind->name + ")"
+                      : "'" + cl.target_service + "' is a memcached service: its client needs "
+                            "driver: gomemcache",
+             memcache ? "a service of kind memcached" : "driver: gomemcache"});
+      }
+    }
+    for (const auto& [handler, steps] : entry.program->handlers) {
+      for_each_client_step(steps, [&](const Step& s) {
+        const ClientSpec* cl = entry.program->client(s.params.string("client"));
+        if (!cl || !cl->params.has("driver")) return;
+        const bool memcache = cl->params.choice("driver") == "gomemcache";
+        const bool cache_step = s.kind == StepKind::kCacheGet || s.kind == StepKind::kCacheSet;
+        if (memcache != cache_step) {
+          c.diagnostics.push_back(
+              {s.where, join(s.path, "client"),
+               cache_step ? "client '" + cl->name + "' is not a gomemcache client"
+                          : "client '" + cl->name + "' is a gomemcache client: use cache_get "
+                                                    "or cache_set",
+               cache_step ? "a client with driver: gomemcache" : "a net_http or gocql client"});
+        }
+      });
+    }
   }
 }
 
@@ -294,6 +342,9 @@ void check_cycles(Checker& c, const std::map<std::string, ServiceEntry>& service
 void check_program_wiring(Checker& c, std::map<std::string, ServiceEntry>& services,
                           const std::vector<std::string>& datacenters) {
   resolve_targets(c, services, datacenters);
+  const std::size_t before = c.diagnostics.size();
+  check_drivers(c, services);
+  if (c.diagnostics.size() > before) return;  // endpoints and cycles of mis-wired clients mislead
   check_endpoints(c, services);
   check_cycles(c, services);
 }

@@ -15,16 +15,18 @@ ServiceClient::ServiceClient(sim::Simulation& sim, net::NetNamespace& ns, std::s
       pick_(pick) {
   idle_.reserve(targets_.size());
   for (std::size_t i = 0; i < targets_.size(); ++i) idle_.emplace_back(cfg_.max_idle);
+  mux_.resize(targets_.size());
 }
 
 std::size_t ServiceClient::idle_conns() const {
   std::size_t n = 0;
   for (const auto& p : idle_) n += p.size();
-  return n;
+  return n;  // a multiplexed pool has no idle list: its connections are shared, never idle
 }
 
 void ServiceClient::crash() {
   for (auto& p : idle_) p.drain();
+  for (auto& m : mux_) m = Multiplexed{};
   ++life_;
   open_ = 0;
 }
@@ -43,57 +45,60 @@ sim::Task<Response> ServiceClient::call(std::string endpoint, std::int64_t size_
   const auto t = static_cast<std::uint32_t>(
       targets_.size() == 1 ? 0
                            : pick_.uniform_int(0, static_cast<std::int64_t>(targets_.size()) - 1));
-  Target& target = targets_[t];
   const sim::Time deadline = cfg_.timeout > 0 ? sim_.now() + cfg_.timeout : sim::kTimeMax;
-
-  memcached::Conn conn;
-  if (std::optional<memcached::Conn> idle = idle_[t].pop()) {
-    ++stats_.idle_reused;
-    conn = *idle;
-  } else {
-    ++stats_.dials;
-    net::DialOutcome d = ns_.connect(target.address, owner);
-    if (!d.ok()) {
-      ++stats_.dial_errors;
-      if (first_dial_error_.empty()) {
-        first_dial_error_ = d.error.text();
-        first_dial_error_at_ = sim_.now();
-      }
-      co_return Response{false, "dial_error"};
-    }
-    conn.socket = d.socket;
-    conn.local = d.local;
-    conn.server = t;
-    conn.client_life = life_;
-    ++open_;
-    const std::uint32_t life = life_;
-    // SYN, SYN-ACK (the ACK rides the request). A handshake that outlasts the deadline is
-    // given up in SYN_SENT: no TIME_WAIT.
-    if (deadline - sim_.now() < cfg_.rtt) {
-      co_await sim::sleep(deadline - sim_.now());
-      if (life == life_) {
-        ns_.close(conn.socket, net::CloseMode::kAbort);
-        --open_;
-      }
-      ++stats_.timeouts;
-      co_return Response{false, "timeout"};
-    }
-    co_await sim::sleep(cfg_.rtt);
-    if (life != life_) co_return Response{false, "crashed"};
-    if (!target.host->up()) {
-      ns_.close(conn.socket, net::CloseMode::kAbort);  // RST to the SYN
-      --open_;
-      ++stats_.refused;
-      co_return Response{false, "refused"};
-    }
-    ns_.established(conn.socket);
+  if (cfg_.multiplexed) {
+    co_return co_await call_multiplexed(t, std::move(endpoint), size_bytes, owner, deadline);
   }
-  if (!target.host->up()) {  // an idle connection to a host that died reads EOF
-    close(conn, net::CloseMode::kPassive);
+  co_return co_await call_pooled(t, std::move(endpoint), size_bytes, owner, deadline);
+}
+
+sim::Task<std::optional<Response>> ServiceClient::dial(std::uint32_t t, net::OwnerId owner,
+                                                       sim::Time deadline,
+                                                       memcached::Conn& conn) {
+  Target& target = targets_[t];
+  ++stats_.dials;
+  net::DialOutcome d = ns_.connect(target.address, owner);
+  if (!d.ok()) {
+    ++stats_.dial_errors;
+    if (first_dial_error_.empty()) {
+      first_dial_error_ = d.error.text();
+      first_dial_error_at_ = sim_.now();
+    }
+    co_return Response{false, "dial_error"};
+  }
+  conn.socket = d.socket;
+  conn.local = d.local;
+  conn.server = t;
+  conn.client_life = life_;
+  ++open_;
+  const std::uint32_t life = life_;
+  // SYN, SYN-ACK (the ACK rides the request). A handshake that outlasts the deadline is
+  // given up in SYN_SENT: no TIME_WAIT.
+  if (deadline - sim_.now() < cfg_.rtt) {
+    co_await sim::sleep(deadline - sim_.now());
+    if (life == life_) {
+      ns_.close(conn.socket, net::CloseMode::kAbort);
+      --open_;
+    }
+    ++stats_.timeouts;
+    co_return Response{false, "timeout"};
+  }
+  co_await sim::sleep(cfg_.rtt);
+  if (life != life_) co_return Response{false, "crashed"};
+  if (!target.host->up()) {
+    ns_.close(conn.socket, net::CloseMode::kAbort);  // RST to the SYN
+    --open_;
     ++stats_.refused;
     co_return Response{false, "refused"};
   }
+  ns_.established(conn.socket);
+  co_return std::nullopt;
+}
 
+sim::Task<std::optional<Response>> ServiceClient::exchange(Target& target, std::string endpoint,
+                                                           std::int64_t size_bytes,
+                                                           sim::Time deadline,
+                                                           const memcached::Conn& conn) {
   // The reply travels back half a round trip after the target completes the request; the
   // caller may have stopped waiting by then (the Completion keeps the late reply harmless).
   auto reply = std::make_shared<sim::Completion<Response>>();
@@ -108,18 +113,39 @@ sim::Task<Response> ServiceClient::call(std::string endpoint, std::int64_t size_
     if (!reply->completed()) reply->complete_at(sim, sim.now() + back, resp);
   };
   std::optional<Response> got;
-  {
-    sim::OnUnwind close_it(sim_, [this, &conn] { close(conn, net::CloseMode::kActive); });
-    if (deadline - sim_.now() > cfg_.rtt / 2) {
-      co_await sim::sleep(cfg_.rtt / 2);  // the request on the wire
-      r.issued_at = sim_.now();
-      target.host->handle(std::move(r));
-      got = co_await reply->wait_until(deadline);
-    } else {
-      co_await sim::sleep(deadline - sim_.now());
-    }
-    close_it.dismiss();
+  sim::OnUnwind close_it(sim_, [this, &conn] {
+    if (!cfg_.multiplexed) close(conn, net::CloseMode::kActive);
+  });
+  if (deadline - sim_.now() > cfg_.rtt / 2) {
+    co_await sim::sleep(cfg_.rtt / 2);  // the request on the wire
+    r.issued_at = sim_.now();
+    target.host->handle(std::move(r));
+    got = co_await reply->wait_until(deadline);
+  } else {
+    co_await sim::sleep(deadline - sim_.now());
   }
+  close_it.dismiss();
+  co_return got;
+}
+
+sim::Task<Response> ServiceClient::call_pooled(std::uint32_t t, std::string endpoint,
+                                               std::int64_t size_bytes, net::OwnerId owner,
+                                               sim::Time deadline) {
+  Target& target = targets_[t];
+  memcached::Conn conn;
+  if (std::optional<memcached::Conn> idle = idle_[t].pop()) {
+    ++stats_.idle_reused;
+    conn = *idle;
+  } else if (std::optional<Response> failed = co_await dial(t, owner, deadline, conn)) {
+    co_return *failed;
+  }
+  if (!target.host->up()) {  // an idle connection to a host that died reads EOF
+    close(conn, net::CloseMode::kPassive);
+    ++stats_.refused;
+    co_return Response{false, "refused"};
+  }
+  std::optional<Response> got =
+      co_await exchange(target, std::move(endpoint), size_bytes, deadline, conn);
   if (!got) {
     // net/http cancels the request by closing its connection: this side closes first.
     ++stats_.timeouts;
@@ -130,6 +156,52 @@ sim::Task<Response> ServiceClient::call(std::string endpoint, std::int64_t size_
   if (conn.client_life == life_ && !idle_[t].push(conn)) {
     ++stats_.closed_pool_full;
     close(conn, net::CloseMode::kActive);
+  }
+  co_return *got;
+}
+
+sim::Task<Response> ServiceClient::call_multiplexed(std::uint32_t t, std::string endpoint,
+                                                    std::int64_t size_bytes, net::OwnerId owner,
+                                                    sim::Time deadline) {
+  Target& target = targets_[t];
+  Multiplexed& mux = mux_[t];
+  const std::uint32_t life = life_;
+  // The pool fills itself up to NumConns; a call that finds it short dials one (gocql dials
+  // them all at session start, which the first calls stand for here).
+  while (mux.conns.empty() || mux.conns.size() + mux.dialing < cfg_.conns_per_host) {
+    if (mux.conns.size() + mux.dialing >= cfg_.conns_per_host) {
+      // Every connection is still dialing: wait for one as the handshake takes.
+      if (deadline - sim_.now() < cfg_.rtt) {
+        co_await sim::sleep(deadline - sim_.now());
+        ++stats_.timeouts;
+        co_return Response{false, "timeout"};
+      }
+      co_await sim::sleep(cfg_.rtt);
+      if (life != life_) co_return Response{false, "crashed"};
+      continue;
+    }
+    memcached::Conn conn;
+    ++mux.dialing;
+    std::optional<Response> failed = co_await dial(t, owner, deadline, conn);
+    if (life != life_) co_return Response{false, "crashed"};
+    --mux.dialing;
+    if (failed) co_return *failed;
+    mux.conns.push_back(conn);
+    break;
+  }
+  if (!target.host->up()) {
+    // The peer is gone: the driver's connections read EOF and are closed; it redials later.
+    for (const auto& c : mux.conns) close(c, net::CloseMode::kPassive);
+    mux.conns.clear();
+    ++stats_.refused;
+    co_return Response{false, "refused"};
+  }
+  const memcached::Conn conn = mux.conns[mux.next++ % mux.conns.size()];
+  std::optional<Response> got =
+      co_await exchange(target, std::move(endpoint), size_bytes, deadline, conn);
+  if (!got) {
+    ++stats_.timeouts;  // gocql abandons the stream; the connection stays
+    co_return Response{false, "timeout"};
   }
   co_return *got;
 }

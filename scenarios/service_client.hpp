@@ -12,7 +12,12 @@
 //
 // The target is any host of the scenario (scenarios::Instance): its handle() does the work,
 // and its reply travels back half a round trip later.
+//
+// `multiplexed` is gocql's pool instead: NumConns connections per host, dialed on first use
+// and kept; every call is a stream on one of them (round robin), so nothing is dialed or
+// closed per call, and a timed-out call abandons its stream, not its connection.
 #include <cstdint>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +35,8 @@ struct ServiceClientConfig {
   sim::Duration timeout = 0;  // 0 = none (http.Client's zero value)
   sim::Duration rtt = 100 * sim::kMicrosecond;
   bool linger_zero = false;
+  bool multiplexed = false;       // gocql: calls share conns_per_host connections per host
+  std::size_t conns_per_host = 2;  // gocql ClusterConfig.NumConns default
 };
 
 struct ServiceClientStats {
@@ -71,6 +78,18 @@ class ServiceClient {
 
  private:
   void close(const memcached::Conn& c, net::CloseMode mode);
+  // Dials one connection to target t (SYN, SYN-ACK): the socket, or the failed call's reply.
+  sim::Task<std::optional<Response>> dial(std::uint32_t t, net::OwnerId owner, sim::Time deadline,
+                                          memcached::Conn& conn);
+  // Sends the request on an open connection and waits for the reply; nullopt past `deadline`.
+  sim::Task<std::optional<Response>> exchange(Target& target, std::string endpoint,
+                                              std::int64_t size_bytes, sim::Time deadline,
+                                              const memcached::Conn& conn);
+  sim::Task<Response> call_pooled(std::uint32_t t, std::string endpoint, std::int64_t size_bytes,
+                                  net::OwnerId owner, sim::Time deadline);
+  sim::Task<Response> call_multiplexed(std::uint32_t t, std::string endpoint,
+                                       std::int64_t size_bytes, net::OwnerId owner,
+                                       sim::Time deadline);
 
   sim::Simulation& sim_;
   net::NetNamespace& ns_;
@@ -79,6 +98,12 @@ class ServiceClient {
   ServiceClientConfig cfg_;
   sim::Rng& pick_;
   std::vector<memcached::IdlePool> idle_;  // per target: the same LIFO list as gomemcache's
+  struct Multiplexed {
+    std::vector<memcached::Conn> conns;  // established
+    std::size_t dialing = 0;
+    std::size_t next = 0;  // round robin
+  };
+  std::vector<Multiplexed> mux_;  // per target (multiplexed only)
   std::uint32_t life_ = 1;                 // bumped by crash(): older connections are gone
   std::uint64_t open_ = 0;
   std::uint64_t next_id_ = 0;

@@ -359,3 +359,174 @@ faults:
   CHECK(unlocked.goroutines > 1500);
   CHECK(unlocked.threads > 1500);
 }
+
+namespace {
+
+std::string api_over_scylla(const std::string& scylla_params) {
+  return R"(name: t
+epoch: 2026-04-06T00:00:00Z
+duration: 1m
+datacenters:
+  east:
+    services:
+      timeline:
+        kind: scylla
+        params: {nodes: 6, shards_per_node: 8, partitions: 10k)" + scylla_params + R"(}
+      api:
+        kind: go-service
+        program:
+          clients:
+            db: {target: timeline, driver: gocql, rtt: 0s, timeout: 1s}
+          handlers:
+            get: [{cpu: {time: {constant: 50us}}}, {call: {client: db, endpoint: read}}]
+            post: [{call: {client: db, endpoint: write}}]
+sources:
+  readers: {from: east, target: api.get, rate: 500/s}
+  writers: {from: east, target: api.post, rate: 100/s}
+)";
+}
+
+double ms(const sim::Histogram& h, double q) { return static_cast<double>(h.quantile(q)) / 1e6; }
+
+}  // namespace
+
+TEST_CASE("go-service over the scylla kind: gocql keeps its connections, the cluster sets the time") {
+  Ran r = run_text(api_over_scylla(""));
+  REQUIRE(r.result.invariants_hold());
+  auto& m = r.run->metrics();
+  // gocql's pool: NumConns = 2 connections dialed once, every call a stream on them.
+  CHECK(r.value("client.dials{client=db,host=east/api/0}") == 2);
+  CHECK(r.value("net.time_wait{host=east/api/0}") == 0);
+  // The handler is the cluster's read plus its own 50 us of CPU: nothing else in between.
+  const auto& handler = m.histogram("handler.latency_ns", {{"handler", "get"}, {"host", "east/api/0"}});
+  const auto& read = m.histogram("scylla.read_latency_ns", {{"host", "east/timeline/0"}});
+  CHECK(handler.count() == read.count());
+  CHECK(handler.mean() / 1e6 == Approx(read.mean() / 1e6 + 0.05).epsilon(0.01));
+  // Unloaded, a write is the model's latency composition (client_rtt 300 + coordinator 20 +
+  // replica_rtt 200 + the write, ~550 us in all; docs/models/scylla.md).
+  const auto& write = m.histogram("scylla.write_latency_ns", {{"host", "east/timeline/0"}});
+  CHECK(write.mean() / 1e6 == Approx(0.55).epsilon(0.05));
+}
+
+TEST_CASE("go-service over the scylla kind: hot partitions' shards slow the reads that land there") {
+  // 8 partitions the fleet writes at 1k/s each: their replicas' shards are busy, so a random
+  // read that lands on one waits. The median read does not (most shards are cold).
+  Ran calm = run_text(api_over_scylla(""));
+  Ran hot = run_text(api_over_scylla(", hot_partitions: 8, hot_partition_writes: 1k/s"));
+  REQUIRE(calm.result.invariants_hold());
+  REQUIRE(hot.result.invariants_hold());
+  const sim::Labels host = {{"host", "east/timeline/0"}};
+  const auto& c = calm.run->metrics().histogram("scylla.read_latency_ns", host);
+  const auto& h = hot.run->metrics().histogram("scylla.read_latency_ns", host);
+  INFO("calm p50 " << ms(c, 0.5) << " p99 " << ms(c, 0.99) << "; hot p50 " << ms(h, 0.5)
+                   << " p99 " << ms(h, 0.99));
+  CHECK(ms(h, 0.5) == Approx(ms(c, 0.5)).epsilon(0.1));
+  CHECK(ms(h, 0.99) > 10 * ms(c, 0.99));
+}
+
+namespace {
+
+// api -> memcached (read-through) -> scylla on a miss.
+std::string read_through(const std::string& cache_params, const std::string& extra = "",
+                         const std::string& duration = "1m") {
+  return R"(name: t
+epoch: 2026-04-06T00:00:00Z
+duration: )" + duration + R"(
+datacenters:
+  east:
+    services:
+      cache:
+        kind: memcached
+        params: {)" + cache_params + R"(}
+      timeline:
+        kind: scylla
+        params: {nodes: 6, shards_per_node: 8, partitions: 10k}
+      api:
+        kind: go-service
+        program:
+          clients:
+            mc: {target: cache, driver: gomemcache, max_idle: 100, rtt: 50us}
+            db: {target: timeline, driver: gocql, rtt: 0s, timeout: 1s}
+          handlers:
+            get:
+              - cache_get:
+                  client: mc
+                  keys: 10k
+                  on_miss:
+                    - call: {client: db, endpoint: read}
+sources:
+  readers: {from: east, target: api.get, rate: 500/s}
+)" + extra;
+}
+
+}  // namespace
+
+TEST_CASE("go-service read-through cache: misses are the distinct keys drawn (coupon collector)") {
+  // n uniform draws over K keys with a cache that holds them all: the misses are the distinct
+  // keys seen, E = K (1 - (1 - 1/K)^n).
+  Ran r = run_text(read_through("capacity_items: 1M"));
+  REQUIRE(r.result.invariants_hold());
+  const double n = r.value("requests.issued{client=readers,endpoint=get}");
+  const double k = 10000;
+  const double expected = k * (1 - std::pow(1 - 1 / k, n));
+  const double misses = r.value("cache.misses{client=mc,host=east/api/0}");
+  INFO("n " << n << " misses " << misses << " expected " << expected);
+  CHECK(misses == Approx(expected).epsilon(0.02));
+  // Every miss read Scylla once, then filled the cache.
+  CHECK(r.run->metrics().histogram("scylla.read_latency_ns", {{"host", "east/timeline/0"}}).count() ==
+        misses);
+  CHECK(r.value("memcached.sets{host=east/cache/0}") == misses);
+  CHECK(r.value("client.dials{client=mc,host=east/api/0}") < 10);  // the idle pool holds them
+}
+
+TEST_CASE("go-service read-through cache: an LRU of C items over K uniform keys hits C/K") {
+  // Independent uniform references: the LRU holds C of the K keys at any time, each equally
+  // likely, so a reference hits with probability C/K (King 1971; Fagin's working-set result).
+  const std::string text = read_through("capacity_items: 2k", "", "5m");
+  Scenario s = load_scenario_text(text, "t.yaml", builtin_registry());
+  ScenarioRun run(s, builtin_registry());
+  auto& m = run.metrics();
+  run.advance_to(60 * sim::kSecond);  // warm: the LRU has been full for ~55 s
+  const double h0 = m.value("cache.hits{client=mc,host=east/api/0}");
+  const double m0 = m.value("cache.misses{client=mc,host=east/api/0}");
+  RunResult res = run.run();
+  REQUIRE(res.invariants_hold());
+  const double hits = m.value("cache.hits{client=mc,host=east/api/0}") - h0;
+  const double misses = m.value("cache.misses{client=mc,host=east/api/0}") - m0;
+  INFO("hit ratio " << hits / (hits + misses));
+  CHECK(hits / (hits + misses) == Approx(0.2).margin(0.01));
+}
+
+TEST_CASE("go-service read-through cache: a memcached outage sends every read to Scylla") {
+  // memcached-restart from 00:00:20 to 00:00:30: gets fail (EOF, refused), on_error: miss
+  // falls back to Scylla for all of them; the server comes back empty, so the misses refill.
+  Ran r = run_text(read_through("capacity_items: 1M",
+                                "faults:\n  - {type: memcached-restart, at: +20s, target: "
+                                "east/cache/0, duration: 10s}\n"));
+  REQUIRE(r.result.invariants_hold());
+  const double requests = r.value("requests.issued{client=readers,endpoint=get}");
+  const double reads =
+      static_cast<double>(r.run->metrics().histogram("scylla.read_latency_ns", {{"host", "east/timeline/0"}}).count());
+  const double misses = r.value("cache.misses{client=mc,host=east/api/0}");
+  CHECK(r.value("requests.failed{client=readers,endpoint=get}") == 0);
+  CHECK(reads == misses);
+  // ~5,000 requests fell in the window (500/s x 10 s), all read from Scylla; before and after
+  // only the misses did: more reads than the no-outage run's ~9,500 distinct keys by ~5,000
+  // plus the refill of what the restart emptied.
+  Ran calm = run_text(read_through("capacity_items: 1M"));
+  const double calm_reads = calm.value("cache.misses{client=mc,host=east/api/0}");
+  INFO("reads " << reads << " without the outage " << calm_reads << " of " << requests);
+  CHECK(reads > calm_reads + 4500);
+  CHECK(r.value("memcached.gets{host=east/cache/0}") < requests - 4500);
+}
+
+TEST_CASE("go-service: a gomemcache client is checked against its target and its steps") {
+  const std::string ok = read_through("capacity_items: 1M");
+  CHECK(errors_of(ok) == "OK");
+  auto e = errors_of(replace(ok, "{target: cache, driver: gomemcache", "{target: timeline, driver: gomemcache"));
+  CHECK_THAT(e, Catch::Contains("a gomemcache client needs a memcached service, not 'timeline' (scylla)"));
+  auto f = errors_of(replace(ok, "- call: {client: db, endpoint: read}", "- call: {client: mc, endpoint: get}"));
+  CHECK_THAT(f, Catch::Contains("client 'mc' is a gomemcache client: use cache_get or cache_set"));
+  auto g = errors_of(replace(ok, "{target: cache, driver: gomemcache", "{target: cache, driver: net_http"));
+  CHECK_THAT(g, Catch::Contains("'cache' is a memcached service: its client needs driver: gomemcache"));
+}

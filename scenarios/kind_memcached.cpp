@@ -1,0 +1,130 @@
+// The `memcached` kind: one memcached server process per host (models/memcached: worker
+// threads in arrival order, an LRU of items, the connection limit, the listen backlog) for the
+// gomemcache clients of go-services. It speaks memcached's protocol, not Requests: a `call`
+// step cannot reach it, `cache_get`/`cache_set` steps do.
+#include <memory>
+
+#include "scenarios/host_address.hpp"
+#include "scenarios/memcached_service.hpp"
+#include "scenarios/param_builder.hpp"
+
+namespace skysim::scenarios {
+namespace {
+
+using sim::ParamType;
+
+std::vector<sim::ParamSpec> memcached_params() {
+  auto settable = [](sim::ParamSpec s) {
+    s.settable = true;
+    return s;
+  };
+  return {
+      param("capacity_items", ParamType::Count, "items", "1M",
+            "items the LRU holds (assumption: the post-mortem gives no size, domain.md §1.4)", 1,
+            1e9),
+      param("service_time", ParamType::Duration, "", "5us",
+            "worker time per get or set (assumption: 100-200k small ops/s per thread)", 1, 1e10),
+      param("worker_threads", ParamType::Count, "threads", "4", "memcached -t (default 4)", 1,
+            1024),
+      param("max_connections", ParamType::Count, "connections", "1024",
+            "memcached -c (default 1024): beyond it a new connection gets ERROR and is closed",
+            1, 1e7),
+      param("listen_backlog", ParamType::Count, "", "1024", "memcached -b (default 1024)", 1,
+            1e6),
+      param("somaxconn", ParamType::Count, "", "4096",
+            "net.core.somaxconn (default 4096 since Linux 5.4)", 1, 1e6),
+      settable(param("memcached_down", ParamType::Bool, "", "false",
+                     "fault hook (memcached-restart): nothing listens; open connections read EOF")),
+      settable(param("memcached_slowdown", ParamType::Duration, "", "0s",
+                     "fault hook (memcached-slow): extra worker time per request", 0, 1e10)),
+  };
+}
+
+memcached::ServerConfig server_config(const HostContext& ctx) {
+  memcached::ServerConfig c;
+  c.capacity_items = static_cast<std::size_t>(ctx.params.count("capacity_items"));
+  c.service_time = ctx.params.duration("service_time");
+  c.worker_threads = static_cast<int>(ctx.params.count("worker_threads"));
+  c.max_connections = static_cast<int>(ctx.params.count("max_connections"));
+  c.listen_backlog = static_cast<int>(ctx.params.count("listen_backlog"));
+  c.somaxconn = static_cast<int>(ctx.params.count("somaxconn"));
+  c.validate();
+  return c;
+}
+
+constexpr std::uint16_t kMemcachedPort = 11211;
+
+class MemcachedService final : public Instance {
+ public:
+  MemcachedService(World& w, const HostContext& ctx)
+      : Instance(ctx),
+        server_(w.sim(), net::Endpoint{host_address(w, ctx.path()), kMemcachedPort},
+                server_config(ctx), ctx.path()) {
+    if (ctx.params.flag("memcached_down")) server_.set_down(true);
+    server_.set_extra_service_time(ctx.params.duration("memcached_slowdown"));
+    auto& m = w.metrics();
+    const sim::Labels host = {{"host", path()}};
+    const memcached::ServerStats& st = server_.stats();
+    m.counter_fn("memcached.gets", host, [&st] { return double(st.gets); });
+    m.counter_fn("memcached.get_hits", host, [&st] { return double(st.get_hits); });
+    m.counter_fn("memcached.sets", host, [&st] { return double(st.sets); });
+    m.counter_fn("memcached.evictions", host, [&st] { return double(st.evictions); });
+    m.gauge_fn("memcached.curr_connections", host, [&st] { return double(st.curr_connections); });
+    m.counter_fn("memcached.rejected_connections", host,
+                 [&st] { return double(st.rejected_connections); });
+    m.gauge_fn("memcached.items", host, [this] { return double(server_.items()); });
+  }
+
+  memcached::Server& server() { return server_; }
+
+  void handle(Request r) override {
+    r.complete({false, "memcached_protocol"});  // the loader lets no call step get here
+  }
+
+  void set(std::string_view name, const sim::ParamValue& v) override {
+    if (name == "memcached_down") {
+      server_.set_down(v.integer != 0);
+      set_up(v.integer == 0);
+      return;
+    }
+    if (name == "memcached_slowdown") {
+      server_.set_extra_service_time(v.integer);
+      return;
+    }
+    Instance::set(name, v);
+  }
+  void crash() override {
+    Instance::crash();
+    server_.set_down(true);
+  }
+  void restart() override {
+    server_.set_down(false);
+    Instance::restart();
+  }
+
+ private:
+  memcached::Server server_;
+};
+
+}  // namespace
+
+memcached::Server* memcached_server_of(Instance* host) {
+  auto* m = dynamic_cast<MemcachedService*>(host);
+  return m ? &m->server() : nullptr;
+}
+
+ServiceKind memcached_kind() {
+  return ServiceKind{
+      .name = "memcached",
+      .doc = "a memcached server per host (models/memcached) for go-services' gomemcache "
+             "clients (cache_get / cache_set steps)",
+      .params = memcached_params(),
+      .endpoints = {},
+      .build = [](World& w, const HostContext& c) -> std::unique_ptr<Instance> {
+        return std::make_unique<MemcachedService>(w, c);
+      },
+      .check_config = [](const HostContext& c) { server_config(c); },
+  };
+}
+
+}  // namespace skysim::scenarios

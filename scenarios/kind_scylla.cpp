@@ -1,0 +1,234 @@
+// The `scylla` kind: a whole Scylla cluster (models/scylla: nodes x shards, each a Seastar
+// reactor; the token ring; RF replicas and CL replies; Scylla's timeouts) as one service of a
+// scenario, so any service — a go-service's client above all — can read and write it. Issue 26:
+// the same cluster model the fan-out kind builds inside itself, as a part a scenario wires.
+//
+// A request names no key: each picks a partition uniformly among `partitions` (a stand-in for
+// a user's timeline). `hot_partitions` of them are written by the rest of the fleet at
+// `hot_partition_writes` each (the hyper-followed accounts of docs/fanout.md), so the shards
+// that hold them are the hot ones, and a read that lands on one waits behind their work.
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "models/scylla/cluster.hpp"
+#include "scenarios/model_registry.hpp"
+#include "scenarios/param_builder.hpp"
+#include "scenarios/scylla_config.hpp"
+
+namespace skysim::scenarios {
+namespace {
+
+using sim::ParamType;
+
+std::vector<sim::ParamSpec> scylla_params() {
+  auto settable = [](sim::ParamSpec s) {
+    s.settable = true;
+    return s;
+  };
+  return {
+      param("nodes", ParamType::Count, "", "16", "Scylla nodes (assumption, docs/models/scylla.md)",
+            1, 1e4),
+      param("shards_per_node", ParamType::Count, "", "24", "cores per node (assumption)", 1, 1024),
+      param("replication_factor", ParamType::Count, "", "3", "RF (domain.md §7.4)", 1, 16),
+      param("consistency", ParamType::Enum, "", "QUORUM", "write/read CL (§7.4; assumption)",
+            std::nullopt, std::nullopt, {"ONE", "QUORUM", "LOCAL_QUORUM", "ALL"}),
+      param("placement", ParamType::Enum, "", "token_ring",
+            "token_ring (vnodes 256, §7.2-7.3) or shuffle_shard (§8.4)", std::nullopt,
+            std::nullopt, {"token_ring", "shuffle_shard"}),
+      param("partitions", ParamType::Count, "", "100k",
+            "partitions a request picks from at random (assumption: one per user)", 1, 1e8),
+      param("read_rows", ParamType::Count, "rows", "50",
+            "rows one read returns (assumption: one timeline page)", 1, 1e6),
+      param("background_writes", ParamType::Rate, "writes/s", "0/s",
+            "the rest of the fleet's writes spread over every shard (§8.3: > 1M/s at busy "
+            "times); simulated as a fraction background_scale of them",
+            0, 1e9),
+      param("background_scale", ParamType::Double, "", "0.1",
+            "fraction of the background writes simulated, each carrying 1/scale of the work "
+            "(per-shard utilisation is scale-invariant, docs/models/scylla.md)",
+            1e-6, 1),
+      param("hot_partitions", ParamType::Count, "", "0",
+            "partitions the fleet writes at hot_partition_writes each (hyper-followed "
+            "timelines; the first keys)",
+            0, 1e6),
+      param("hot_partition_writes", ParamType::Rate, "writes/s", "0/s",
+            "write rate into each hot partition, simulated write by write", 0, 1e7),
+      param("task_quota", ParamType::Duration, "", "500us",
+            "Seastar's task quota (--task-quota-ms)", 1e3, 1e10),
+      param("compaction_shares", ParamType::Double, "", "1000",
+            "compaction scheduling group's shares; statement 1000 (Scylla main.cc)", 1, 1e4),
+      param("write_timeout", ParamType::Duration, "", "2s",
+            "write_request_timeout_in_ms (Scylla default 2000)", 1e6, 1e12),
+      param("read_timeout", ParamType::Duration, "", "5s",
+            "read_request_timeout_in_ms (Scylla default 5000)", 1e6, 1e12),
+      settable(param("down_nodes", ParamType::Int, "nodes", "0",
+                     "fault hook (scylla-down): the first n nodes are down", 0, 1e4)),
+      settable(param("scylla_slow_node", ParamType::Double, "x", "1",
+                     "fault hook (scylla-slow): node 0 this many times slower per task", 1, 1e6)),
+  };
+}
+
+scylla::ScyllaConfig cluster_config(const HostContext& ctx) {
+  scylla::ScyllaConfig sc = scylla_config_from(ctx.params, ctx.scale);
+  sc.validate();
+  return sc;
+}
+
+class ScyllaService final : public Instance, private scylla::WriteSink {
+ public:
+  ScyllaService(World& w, const HostContext& ctx)
+      : Instance(ctx),
+        sim_(w.sim()),
+        cluster_(w.sim(), cluster_config(ctx), static_cast<std::uint32_t>(ctx.params.count("partitions")),
+                 ctx.path()),
+        keys_(w.sim().stream("scylla/" + ctx.path() + "/keys")),
+        rows_(static_cast<std::uint32_t>(ctx.params.count("read_rows"))) {
+    const sim::ParamValues& v = ctx.params;
+    const auto hot = static_cast<std::uint32_t>(
+        std::min<std::int64_t>(v.count("hot_partitions"), v.count("partitions")));
+    for (std::uint32_t k = 0; k < hot; ++k) {
+      cluster_.add_background_partition(k, v.rate_per_s("hot_partition_writes"));
+    }
+    if (v.integer("down_nodes") > 0) set("down_nodes", v.get("down_nodes"));
+    if (v.real("scylla_slow_node") != 1.0) set("scylla_slow_node", v.get("scylla_slow_node"));
+    auto& m = w.metrics();
+    const sim::Labels host = {{"host", path()}};
+    read_latency_ = &m.histogram("scylla.read_latency_ns", host);
+    write_latency_ = &m.histogram("scylla.write_latency_ns", host);
+    m.counter_fn("scylla.read_timeouts", host,
+                 [this] { return double(cluster_.read_timeouts()); });
+    m.counter_fn("scylla.write_timeouts", host,
+                 [this] { return double(cluster_.write_timeouts()); });
+    m.counter_fn("scylla.unavailable", host, [this] { return double(cluster_.unavailable()); });
+    m.gauge_fn("scylla.down_nodes", host, [this] { return double(cluster_.down_nodes()); });
+    m.gauge_fn("scylla.max_shard_ops", host,
+               [this] { return double(cluster_.max_statement_ops()); });
+  }
+
+  void handle(Request r) override {
+    if (!up()) {
+      r.complete({false, "crashed"});
+      return;
+    }
+    const bool read = r.endpoint == "read";
+    const auto key = static_cast<scylla::PartitionKey>(
+        keys_.uniform_int(0, static_cast<std::int64_t>(cluster_.partitions()) - 1));
+    const std::uint64_t tag = park(std::move(r), read);
+    if (read) {
+      cluster_.read(key, rows_, *this, tag);
+    } else {
+      cluster_.write(key, *this, tag);
+    }
+  }
+
+  void set(std::string_view name, const sim::ParamValue& v) override {
+    if (name == "down_nodes") {
+      if (v.integer > static_cast<std::int64_t>(cluster_.config().nodes)) {
+        throw std::invalid_argument(path() + ": down_nodes " + v.text + " > nodes " +
+                                    std::to_string(cluster_.config().nodes));
+      }
+      cluster_.set_down_nodes(static_cast<std::uint32_t>(v.integer));
+      return;
+    }
+    if (name == "scylla_slow_node") {
+      cluster_.set_slow_node(v.number);
+      return;
+    }
+    Instance::set(name, v);
+  }
+
+  void crash() override {
+    // Every node down at once: ops already taken wait for CL live replicas (the driver
+    // retries), and new requests are refused while the service is marked down.
+    Instance::crash();
+    cluster_.set_down_nodes(cluster_.config().nodes);
+  }
+  void restart() override {
+    cluster_.set_down_nodes(0);
+    Instance::restart();
+  }
+
+  std::vector<Invariant> invariants() override {
+    return {{"scylla.consistent", [this] { return cluster_.check_invariants(); }}};
+  }
+
+ private:
+  struct Pending {
+    Request request;
+    bool read = false;
+    bool used = false;
+  };
+
+  // A slot per request in flight, reused (the cluster answers each tag exactly once).
+  std::uint64_t park(Request r, bool read) {
+    std::size_t i;
+    if (!free_.empty()) {
+      i = free_.back();
+      free_.pop_back();
+    } else {
+      i = pending_.size();
+      pending_.emplace_back();
+    }
+    pending_[i] = Pending{std::move(r), read, true};
+    return i;
+  }
+  Request take(std::uint64_t tag, bool& read) {
+    Pending& p = pending_.at(tag);
+    if (!p.used) throw std::logic_error("scylla service: tag answered twice");
+    p.used = false;
+    read = p.read;
+    free_.push_back(static_cast<std::size_t>(tag));
+    return std::move(p.request);
+  }
+
+  void on_done(sim::Simulation&, std::uint64_t tag, sim::Duration latency) override {
+    bool read = false;
+    Request r = take(tag, read);
+    (read ? read_latency_ : write_latency_)->record(latency);
+    r.complete({});
+  }
+  void on_timeout(sim::Simulation&, std::uint64_t tag, sim::Duration) override {
+    bool read = false;
+    Request r = take(tag, read);
+    r.complete({false, read ? "read_timeout" : "write_timeout"});
+  }
+
+  sim::Simulation& sim_;
+  scylla::ScyllaCluster cluster_;
+  sim::Rng& keys_;
+  std::uint32_t rows_;
+  std::vector<Pending> pending_;
+  std::vector<std::size_t> free_;
+  sim::Histogram* read_latency_ = nullptr;
+  sim::Histogram* write_latency_ = nullptr;
+};
+
+}  // namespace
+
+ServiceKind scylla_kind() {
+  return ServiceKind{
+      .name = "scylla",
+      .doc = "a Scylla cluster (models/scylla: Seastar shards, token ring, RF and CL, Scylla's "
+             "timeouts) as one service; requests read or write a random partition",
+      .params = scylla_params(),
+      .endpoints = {"read", "write"},
+      .build = [](World& w, const HostContext& c) -> std::unique_ptr<Instance> {
+        return std::make_unique<ScyllaService>(w, c);
+      },
+      .check_config =
+          [](const HostContext& c) {
+            if (c.host_count != 1) {
+              throw std::invalid_argument(
+                  "a scylla service is one cluster: write hosts: 1 and set its size with nodes");
+            }
+            cluster_config(c);
+            if (c.params.integer("down_nodes") > c.params.count("nodes")) {
+              throw std::invalid_argument("down_nodes: more than nodes");
+            }
+          },
+  };
+}
+
+}  // namespace skysim::scenarios
