@@ -155,12 +155,15 @@ class GoService final : public Instance {
   struct MemcacheClient {
     std::string name;
     std::vector<memcached::Server*> servers;
+    net::Dialer* dialer = nullptr;
     memcached::ClientConfig config;
     std::unique_ptr<memcached::Client> client;
     std::vector<std::unique_ptr<memcached::Client>> dead;  // frames may still point at them
     memcached::ClientStats stats;  // of the clients before the current one
     std::uint64_t hits = 0;
     std::uint64_t misses = 0;
+    std::string first_error;  // Go's text of the first error other than a miss
+    sim::Time first_error_at = 0;
     void fold_stats() {
       const memcached::ClientStats& s = client->stats();
       stats.dials += s.dials;
@@ -203,14 +206,16 @@ class GoService final : public Instance {
     go_.retain(baseline_);
     go_.on_crash([this](goruntime::CrashReason, const std::string& message) {
       // The kernel closes every descriptor of the dead process: open connections go to
-      // TIME_WAIT in this namespace and stay after it is gone.
-      ns_.close_all(owner_);
-      for (auto& c : clients_) c.client->crash();
+      // TIME_WAIT in this namespace and stay after it is gone (the gomemcache clients first:
+      // they also tell their servers, and honour SO_LINGER 0).
       for (auto& mc : memcache_) {
+        if (!mc.client) continue;
         mc.fold_stats();
         mc.client->crash();
         mc.dead.push_back(std::move(mc.client));
       }
+      ns_.close_all(owner_);
+      for (auto& c : clients_) c.client->crash();
       set_up(false);
       milestones_.push_back({sim_.now(), "process died: " + message});
     });
@@ -239,8 +244,10 @@ class GoService final : public Instance {
         continue;
       }
       std::vector<ServiceClient::Target> targets;
-      for (Instance* h : w.hosts(spec.target_datacenter, spec.target_service)) {
-        targets.push_back({h, net::Endpoint{host_address(w, h->path()), kServicePort}});
+      for (Instance* h : target_hosts(w, spec)) {
+        const net::Ipv4 ip = spec.params.flag("local") ? net::Ipv4::of(127, 0, 0, 1)
+                                                       : host_address(w, h->path());
+        targets.push_back({h, net::Endpoint{ip, kServicePort}});
       }
       ServiceClientConfig cfg;
       cfg.max_idle = static_cast<std::size_t>(spec.params.count("max_idle"));
@@ -249,8 +256,9 @@ class GoService final : public Instance {
       cfg.linger_zero = spec.params.flag("linger_zero");
       cfg.multiplexed = spec.params.choice("driver") == "gocql";
       cfg.conns_per_host = static_cast<std::size_t>(spec.params.count("conns_per_host"));
-      auto client = std::make_unique<ServiceClient>(sim_, ns_, context().service,
-                                                    std::move(targets), cfg, pick_);
+      auto client = std::make_unique<ServiceClient>(sim_, ns_, dialer_for(spec),
+                                                    context().service, std::move(targets), cfg,
+                                                    pick_);
       const sim::Labels cl = {{"host", path()}, {"client", spec.name}};
       ServiceClient* c = client.get();
       m.gauge_fn("client.open_conns", cl, [c] { return double(c->open_conns()); });
@@ -266,10 +274,38 @@ class GoService final : public Instance {
   // A gomemcache client to every host of a memcached service (crc32(key) % n picks one, as
   // gomemcache's ServerList does). Rebuilt after each restart: a dead process's client is
   // gone with its descriptors.
+  // The hosts a client reaches: every host of its target, or with `local` the sidecar
+  // beside this one (the same index).
+  std::vector<Instance*> target_hosts(World& w, const ClientSpec& spec) {
+    std::vector<Instance*> all = w.hosts(spec.target_datacenter, spec.target_service);
+    if (!spec.params.flag("local")) return all;
+    const auto i = static_cast<std::size_t>(context().host_index);
+    if (i >= all.size()) {
+      throw std::invalid_argument(path() + ": client " + spec.name + " is local but " +
+                                  spec.target_service + " has no host " + std::to_string(i));
+    }
+    return {all[i]};
+  }
+
+  // The client's DialContext (models/net/dialer.hpp), made once per client.
+  net::Dialer& dialer_for(const ClientSpec& spec) {
+    const std::string& kind = spec.params.choice("dialer");
+    if (kind == "default") return dialer_;
+    if (kind == "fixed_source") {
+      dialers_.push_back(std::make_unique<net::FixedSourceDialer>(
+          net::Ipv4::parse(spec.params.string("source_ip")), spec.params.flag("bind_address_no_port")));
+    } else {
+      dialers_.push_back(std::make_unique<net::RandomLoopbackDialer>(
+          sim_.stream("go-service/" + path() + "/dialer/" + spec.name)));
+    }
+    return *dialers_.back();
+  }
+
   void start_memcache_client(World& w, const ClientSpec& spec) {
     MemcacheClient mc;
     mc.name = spec.name;
-    for (Instance* h : w.hosts(spec.target_datacenter, spec.target_service)) {
+    mc.dialer = &dialer_for(spec);
+    for (Instance* h : target_hosts(w, spec)) {
       mc.servers.push_back(memcached_server_of(h));
     }
     mc.config.max_idle_conns = static_cast<int>(spec.params.count("max_idle"));
@@ -310,8 +346,8 @@ class GoService final : public Instance {
       mc.client->crash();
       mc.dead.push_back(std::move(mc.client));
     }
-    mc.client = std::make_unique<memcached::Client>(sim_, ns_, dialer_, mc.servers, mc.config,
-                                                    owner_);
+    mc.client = std::make_unique<memcached::Client>(sim_, ns_, *mc.dialer, mc.servers,
+                                                    mc.config, owner_);
     mc.client->set_memory_hook([this, inc = go_.incarnation()](std::int64_t delta) {
       if (go_.incarnation() != inc) return;
       if (delta > 0) {
@@ -370,6 +406,12 @@ class GoService final : public Instance {
         out.push_back({c.client->first_dial_error_at(),
                        "first dial error of client " + c.name + ": " +
                            c.client->first_dial_error()});
+      }
+    }
+    for (const auto& mc : memcache_) {
+      if (!mc.first_error.empty()) {
+        out.push_back({mc.first_error_at,
+                       "first memcache error of client " + mc.name + ": " + mc.first_error});
       }
     }
     std::stable_sort(out.begin(), out.end(),
@@ -467,6 +509,10 @@ class GoService final : public Instance {
             break;
           }
           if (got.status != memcached::McStatus::kCacheMiss) {
+            if (mc.first_error.empty()) {
+              mc.first_error = got.error_text();
+              mc.first_error_at = sim_.now();
+            }
             const std::string reason = memcache_error(got.status);
             call_error(s.params.string("client"), reason).add();
             const std::string& policy = s.params.choice("on_error");
@@ -503,7 +549,10 @@ class GoService final : public Instance {
           errgroup::Group group(sim_, go_.launcher());
           group.set_limit(s.params.integer("limit"));
           const std::vector<Step>& body = s.body;
-          for (std::int64_t i = 0; i < s.params.count("tasks"); ++i) {
+          const std::int64_t tasks = s.params.choice("tasks_from") == "request_size"
+                                         ? state->size_bytes
+                                         : s.params.count("tasks");
+          for (std::int64_t i = 0; i < tasks; ++i) {
             auto task = [this, &body, state]() -> sim::Task<errgroup::Error> {
               return run_as_task(body, state);
             };
@@ -559,6 +608,7 @@ class GoService final : public Instance {
   std::vector<NamedClient> clients_;
   std::deque<MemcacheClient> memcache_;  // deque: gauges hold pointers to its elements
   net::DefaultDialer dialer_;
+  std::vector<std::unique_ptr<net::Dialer>> dialers_;  // fixed_source, random_loopback
   std::map<std::string, HandlerMetrics, std::less<>> handlers_;
   std::vector<Milestone> milestones_;
   sim::MetricsRegistry& metrics_;

@@ -33,6 +33,11 @@ std::vector<sim::ParamSpec> memcached_params() {
             1e6),
       param("somaxconn", ParamType::Count, "", "4096",
             "net.core.somaxconn (default 4096 since Linux 5.4)", 1, 1e6),
+      param("listen", ParamType::Enum, "", "host",
+            "host: the host's own address (10.x.y.z:11211), for clients on other hosts; "
+            "loopback: 127.0.0.1:11211, a sidecar reached by its pod's go-service through "
+            "`local: true` (the April data plane's memcached, domain.md §1.2)",
+            std::nullopt, std::nullopt, {"host", "loopback"}),
       settable(param("memcached_down", ParamType::Bool, "", "false",
                      "fault hook (memcached-restart): nothing listens; open connections read EOF")),
       settable(param("memcached_slowdown", ParamType::Duration, "", "0s",
@@ -58,7 +63,11 @@ class MemcachedService final : public Instance {
  public:
   MemcachedService(World& w, const HostContext& ctx)
       : Instance(ctx),
-        server_(w.sim(), net::Endpoint{host_address(w, ctx.path()), kMemcachedPort},
+        server_(w.sim(),
+                net::Endpoint{ctx.params.choice("listen") == "loopback"
+                                  ? net::Ipv4::of(127, 0, 0, 1)
+                                  : host_address(w, ctx.path()),
+                              kMemcachedPort},
                 server_config(ctx), ctx.path()) {
     if (ctx.params.flag("memcached_down")) server_.set_down(true);
     server_.set_extra_service_time(ctx.params.duration("memcached_slowdown"));

@@ -339,7 +339,7 @@ class Loader {
       }
     }
     check_config(*kind, s, params, pp, n["host_overrides"], join(path, "host_overrides"));
-    services_[dc + "." + s.name] = ServiceEntry{kind, std::move(program)};
+    services_[dc + "." + s.name] = ServiceEntry{kind, std::move(program), s.hosts};
     return s;
   }
 

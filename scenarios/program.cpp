@@ -73,7 +73,11 @@ const std::vector<StepType>& step_types() {
        "error",
        {param("tasks", ParamType::Count, "goroutines", "1", "g.Go calls per run of the step", 1,
               1e6),
-        param("limit", ParamType::Int, "goroutines", "-1", "SetLimit; -1 = no limit", -1, 1e6)},
+        param("limit", ParamType::Int, "goroutines", "-1", "SetLimit; -1 = no limit", -1, 1e6),
+        param("tasks_from", ParamType::Enum, "", "tasks",
+              "tasks: the `tasks` count; request_size: the incoming request's size (a batch "
+              "of that many items, as a source's request_size draws it)",
+              std::nullopt, std::nullopt, {"tasks", "request_size"})},
        "do"},
       {StepKind::kLog, "log",
        "log.Error of `lines` lines through the host's log policy: each written line is one "
@@ -127,6 +131,22 @@ std::vector<sim::ParamSpec> client_params() {
             "scylla target set rtt: 0: the cluster model's client_rtt already holds the round "
             "trip",
             std::nullopt, std::nullopt, {"net_http", "gocql", "gomemcache"}),
+      param("local", ParamType::Bool, "", "false",
+            "the target runs beside this host as a sidecar (host i talks to host i of the "
+            "target, over loopback 127.0.0.1, so tcp_tw_reuse 2 applies); the two services "
+            "must have as many hosts",
+            std::nullopt, std::nullopt),
+      param("dialer", ParamType::Enum, "", "default",
+            "how a dial picks its source: default (connect(2) autobinds: the 4-tuple rule), "
+            "fixed_source (bind(source_ip, 0) then connect: one IP's ports for every "
+            "destination, as the April data plane, domain.md §1.3) or random_loopback (a random "
+            "127.x.y.z per dial: the April band-aid, §1.7)",
+            std::nullopt, std::nullopt, {"default", "fixed_source", "random_loopback"}),
+      param("source_ip", ParamType::String, "", "127.32.0.1",
+            "dialer fixed_source: the address bound before connect"),
+      param("bind_address_no_port", ParamType::Bool, "", "false",
+            "dialer fixed_source: IP_BIND_ADDRESS_NO_PORT, the port chosen at connect under the "
+            "4-tuple rule (domain.md §2.3)"),
       param("conns_per_host", ParamType::Count, "connections", "2",
             "driver gocql: connections per host (gocql ClusterConfig.NumConns default 2)", 1,
             1e4),

@@ -190,6 +190,14 @@ void check_drivers(Checker& c, const std::map<std::string, ServiceEntry>& servic
     for (const auto& cl : entry.program->clients) {
       if (cl.target_service.empty() || !cl.params.has("driver")) continue;
       const ServiceEntry& t = services.at(cl.target_datacenter + "." + cl.target_service);
+      if (cl.params.has("local") && cl.params.flag("local") && t.hosts != entry.hosts) {
+        c.diagnostics.push_back(
+            {cl.where, join(cl.path, "target"),
+             "a local client's target runs beside each host: '" + cl.target_service +
+                 "' has " + std::to_string(t.hosts) + " hosts, this service " +
+                 std::to_string(entry.hosts),
+             "as many hosts in both services"});
+      }
       const bool memcache = cl.params.choice("driver") == "gomemcache";
       if (memcache != (t.kind->name == "memcached")) {
         c.diagnostics.push_back(

@@ -21,6 +21,7 @@ std::shared_ptr<Program> read_program(yamlcheck::Checker& c, const YAML::Node& n
 struct ServiceEntry {
   const ServiceKind* kind = nullptr;
   std::shared_ptr<Program> program;  // null unless the kind runs one
+  int hosts = 1;
 };
 
 // Resolves every client's target (writing it into the program) and checks calls and cycles.

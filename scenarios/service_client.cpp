@@ -5,10 +5,12 @@
 
 namespace skysim::scenarios {
 
-ServiceClient::ServiceClient(sim::Simulation& sim, net::NetNamespace& ns, std::string caller,
-                             std::vector<Target> targets, ServiceClientConfig cfg, sim::Rng& pick)
+ServiceClient::ServiceClient(sim::Simulation& sim, net::NetNamespace& ns, net::Dialer& dialer,
+                             std::string caller, std::vector<Target> targets,
+                             ServiceClientConfig cfg, sim::Rng& pick)
     : sim_(sim),
       ns_(ns),
+      dialer_(dialer),
       caller_(std::move(caller)),
       targets_(std::move(targets)),
       cfg_(cfg),
@@ -57,7 +59,7 @@ sim::Task<std::optional<Response>> ServiceClient::dial(std::uint32_t t, net::Own
                                                        memcached::Conn& conn) {
   Target& target = targets_[t];
   ++stats_.dials;
-  net::DialOutcome d = ns_.connect(target.address, owner);
+  net::DialOutcome d = dialer_.dial(ns_, target.address, owner);
   if (!d.ok()) {
     ++stats_.dial_errors;
     if (first_dial_error_.empty()) {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "models/memcached/idle_pool.hpp"
+#include "models/net/dialer.hpp"
 #include "models/net/socket_table.hpp"
 #include "scenarios/model_registry.hpp"
 #include "sim/process.hpp"
@@ -56,8 +57,9 @@ class ServiceClient {
     Instance* host;
     net::Endpoint address;
   };
-  ServiceClient(sim::Simulation& sim, net::NetNamespace& ns, std::string caller,
-                std::vector<Target> targets, ServiceClientConfig cfg, sim::Rng& pick);
+  ServiceClient(sim::Simulation& sim, net::NetNamespace& ns, net::Dialer& dialer,
+                std::string caller, std::vector<Target> targets, ServiceClientConfig cfg,
+                sim::Rng& pick);
   ServiceClient(const ServiceClient&) = delete;
   ServiceClient& operator=(const ServiceClient&) = delete;
 
@@ -93,6 +95,7 @@ class ServiceClient {
 
   sim::Simulation& sim_;
   net::NetNamespace& ns_;
+  net::Dialer& dialer_;
   std::string caller_;
   std::vector<Target> targets_;
   ServiceClientConfig cfg_;

@@ -86,7 +86,7 @@ TEST_CASE("bad fault entries get one located error each") {
       {"a kind without that hook",
        "  - {type: scylla-down, at: +5s, duration: 1s, target: east/web, strength: 1}\n",
        "faults.0.target: 'east/web' is a queue-server service, which has no scylla-down fault "
-       "(expected a host or service of kind fanout)"},
+       "(expected a host or service of kind fanout, scylla)"},
       {"negative strength",
        "  - {type: delay-spike, at: +5s, duration: 1s, target: east/web, strength: -20ms}\n",
        "t.yaml:19:76: faults.0.strength: strength must not be negative"},
@@ -311,7 +311,7 @@ TEST_CASE("the new kinds' strengths are checked where they are written") {
        "faults.0.strength: partition takes no strength"},
       {"a data-plane fault on a queue server",
        "  - {type: memcached-slow, at: +5s, duration: 1s, target: east/web, strength: 1ms}\n",
-       "which has no memcached-slow fault (expected a host or service of kind dataplane)"},
+       "which has no memcached-slow fault (expected a host or service of kind dataplane, memcached)"},
       {"a queue-server fault needs its host to exist",
        "  - {type: partition, at: +5s, duration: 1s, target: west/web}\n",
        "faults.0.target:"},

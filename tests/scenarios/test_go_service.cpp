@@ -530,3 +530,56 @@ TEST_CASE("go-service: a gomemcache client is checked against its target and its
   auto g = errors_of(replace(ok, "{target: cache, driver: gomemcache", "{target: cache, driver: net_http"));
   CHECK_THAT(g, Catch::Contains("'cache' is a memcached service: its client needs driver: gomemcache"));
 }
+
+TEST_CASE("go-service: the April chain in YAML gives the post-mortem's error and its fix") {
+  // scenarios/april-in-yaml.yaml for two minutes (its first batch comes at 00:00:09): a batch
+  // of 15-20k URIs without SetLimit dials past the idle pool of 1,000 from the one source
+  // 127.32.0.1, and the surplus closes fill that address's 28,232 ports with TIME_WAIT.
+  const std::string text = source_file("scenarios/april-in-yaml.yaml");
+  LoadOptions o;
+  o.overrides.push_back(parse_override("duration=2m"));
+  Ran storm = run_text(text, o);
+  REQUIRE(storm.result.invariants_hold());
+  std::string first;
+  for (const auto& [host, p] : storm.run->phases()) {
+    if (p.what.find("first memcache error") != std::string::npos) first = p.what;
+  }
+  CHECK_THAT(first, Catch::Contains(
+                        "dial tcp 127.32.0.1:0->127.0.0.1:11211: bind: address already in use"));
+  // Every port of the range is held: the pool's open connections and the TIME_WAIT sockets.
+  const double tw = storm.value("net.time_wait{host=east/dataplane/0}");
+  const double open = storm.value("client.open_conns{client=mc,host=east/dataplane/0}");
+  INFO("TIME_WAIT " << tw << " open " << open);
+  CHECK(tw + open == 28232);
+  CHECK(storm.value("log.lines{host=east/dataplane/0}") > 10000);  // every error logged
+
+  o.overrides.push_back(parse_override("variant=setlimit"));
+  Ran fixed = run_text(text, o);
+  REQUIRE(fixed.result.invariants_hold());
+  CHECK(fixed.value("client.dial_errors{client=mc,host=east/dataplane/0}") == 0);
+  CHECK(fixed.value("net.time_wait{host=east/dataplane/0}") == 0);
+}
+
+TEST_CASE("go-service: a crash closes the gomemcache connections and the restart builds a new client") {
+  std::string text = read_through("capacity_items: 1M",
+                                  "faults:\n  - {type: crash, at: +20s, target: east/api/0, "
+                                  "duration: 1s}\n");
+  text = replace(text, "        kind: go-service\n",
+                 "        kind: go-service\n        params: {restart_delay: 5s}\n");
+  Scenario s = load_scenario_text(text, "t.yaml", builtin_registry());
+  ScenarioRun run(s, builtin_registry());
+  auto& m = run.metrics();
+  run.advance_to(19 * sim::kSecond);
+  const double hits_before = m.value("cache.hits{client=mc,host=east/api/0}");
+  const double conns_before = m.value("memcached.curr_connections{host=east/cache/0}");
+  REQUIRE(conns_before > 0);
+  run.advance_to(22 * sim::kSecond);
+  // Dead: the server saw every connection go, and they wait in TIME_WAIT on the client side.
+  CHECK(m.value("memcached.curr_connections{host=east/cache/0}") == 0);
+  CHECK(m.value("net.time_wait{host=east/api/0}") >= conns_before);
+  RunResult r = run.run();
+  REQUIRE(r.invariants_hold());
+  // Back at 00:00:25 with a new client: the cache (still warm on the server) serves again.
+  CHECK(m.value("cache.hits{client=mc,host=east/api/0}") > hits_before + 10000);
+  CHECK(m.value("memcached.curr_connections{host=east/cache/0}") > 0);
+}
