@@ -232,13 +232,20 @@ sources:
   CHECK(p50 == Approx(0.2 + 0.1 + 0.3 + 0.1 + 10.0).epsilon(0.02));
 }
 
-TEST_CASE("go-service: TIME_WAIT follows Little's law and the port range fills when predicted") {
+// [whole-scenario]: runs a shipped scenario file for minutes of simulated time; unsanitised
+// only unless SKYSIM_ASAN_FULL=1 (~150 s under ASan). The mechanism it rests on is checked
+// under ASan by "a port range of ten ports" below.
+TEST_CASE("go-service: TIME_WAIT follows Little's law and the port range fills when predicted",
+          "[whole-scenario]") {
   // scenarios/search-fanout-ports.yaml: before 00:05 the sockets in TIME_WAIT are the close
   // rate times 60 s (Little's law; closes = dials in steady state); after the rate doubles the
   // count grows by the dial rate minus the expiries and stops at 4 x 28,232 (each index host's
   // own range under connect(2)'s 4-tuple rule), and dials fail.
   const std::string text = source_file("scenarios/search-fanout-ports.yaml");
-  Scenario s = load_scenario_text(text, "search-fanout-ports.yaml", builtin_registry());
+  // Its first 5.5 minutes: the range fills within 30 s of the rise.
+  LoadOptions six;
+  six.overrides.push_back(parse_override("duration=330s"));
+  Scenario s = load_scenario_text(text, "search-fanout-ports.yaml", builtin_registry(), six);
   ScenarioRun run(s, builtin_registry());
   const sim::Time t0 = 0;  // simulated time counts from the epoch
   auto& m = run.metrics();
@@ -267,10 +274,10 @@ TEST_CASE("go-service: TIME_WAIT follows Little's law and the port range fills w
   CHECK(after_s > 0);
   CHECK(after_s == Approx(predicted_s).epsilon(0.25));
   CHECK(m.value("net.time_wait{host=east/search/0}") <= 4 * 28232);
-  CHECK(m.value("requests.failed{client=users,endpoint=query}") > 10000);
+  CHECK(m.value("requests.failed{client=users,endpoint=query}") > 1000);  // ~10 s of them
 
   // The fix: 16 idle connections per host, the same traffic, no dial error.
-  LoadOptions o;
+  LoadOptions o = six;
   o.overrides.push_back(parse_override("variant=pooled"));
   Ran fixed = run_text(text, o);
   REQUIRE(fixed.result.invariants_hold());
@@ -482,7 +489,7 @@ TEST_CASE("go-service read-through cache: misses are the distinct keys drawn (co
 TEST_CASE("go-service read-through cache: an LRU of C items over K uniform keys hits C/K") {
   // Independent uniform references: the LRU holds C of the K keys at any time, each equally
   // likely, so a reference hits with probability C/K (King 1971; Fagin's working-set result).
-  const std::string text = read_through("capacity_items: 2k", "", "5m");
+  const std::string text = read_through("capacity_items: 2k", "", "3m");
   Scenario s = load_scenario_text(text, "t.yaml", builtin_registry());
   ScenarioRun run(s, builtin_registry());
   auto& m = run.metrics();
@@ -531,13 +538,15 @@ TEST_CASE("go-service: a gomemcache client is checked against its target and its
   CHECK_THAT(g, Catch::Contains("'cache' is a memcached service: its client needs driver: gomemcache"));
 }
 
-TEST_CASE("go-service: the April chain in YAML gives the post-mortem's error and its fix") {
-  // scenarios/april-in-yaml.yaml for two minutes (its first batch comes at 00:00:09): a batch
+// [whole-scenario]: ~80 s under ASan, see above.
+TEST_CASE("go-service: the April chain in YAML gives the post-mortem's error and its fix",
+          "[whole-scenario]") {
+  // scenarios/april-in-yaml.yaml for 30 s (its first batch comes at 00:00:09): a batch
   // of 15-20k URIs without SetLimit dials past the idle pool of 1,000 from the one source
   // 127.32.0.1, and the surplus closes fill that address's 28,232 ports with TIME_WAIT.
   const std::string text = source_file("scenarios/april-in-yaml.yaml");
   LoadOptions o;
-  o.overrides.push_back(parse_override("duration=2m"));
+  o.overrides.push_back(parse_override("duration=30s"));
   Ran storm = run_text(text, o);
   REQUIRE(storm.result.invariants_hold());
   std::string first;
@@ -582,4 +591,29 @@ TEST_CASE("go-service: a crash closes the gomemcache connections and the restart
   // Back at 00:00:25 with a new client: the cache (still warm on the server) serves again.
   CHECK(m.value("cache.hits{client=mc,host=east/api/0}") > hits_before + 10000);
   CHECK(m.value("memcached.curr_connections{host=east/cache/0}") > 0);
+}
+
+TEST_CASE("go-service: a port range of ten ports runs out after ten surplus closes") {
+  // 10 ephemeral ports toward one store host, one idle connection kept: each request's four
+  // parallel calls need four connections, three of which are closed into TIME_WAIT. The
+  // range (60990-60999) is full after the pooled one plus nine in TIME_WAIT, and the next dial
+  // fails with Go's text for connect(2)'s EADDRNOTAVAIL.
+  std::string text = two_tier(replace(kFanOut12, "tasks: 12", "tasks: 4"), "{constant: 10ms}",
+                              "{target: store, max_idle: 1}", "1/s");
+  text = replace(text, "LIMIT", "-1");
+  text = replace(text, "        kind: go-service\n",
+                 "        kind: go-service\n        params: {port_range_low: 60990, "
+                 "port_range_high: 60999}\n");
+  Ran r = run_text(text);
+  REQUIRE(r.result.invariants_hold());
+  CHECK(r.value("net.time_wait{host=east/api/0}") + r.value("client.open_conns{client=store,host=east/api/0}") == 10);
+  CHECK(r.value("client.dial_errors{client=store,host=east/api/0}") > 0);
+  std::string first;
+  for (const auto& [host, p] : r.run->phases()) {
+    if (p.what.find("first dial error") != std::string::npos) first = p.what;
+  }
+  CHECK_THAT(first, Catch::Contains("connect: cannot assign requested address"));
+  // Three requests (12 dials, 9 surplus closes) fit; the fourth cannot dial all it needs.
+  CHECK(r.value("handler.ok{handler=get,host=east/api/0}") >= 3);
+  CHECK(r.value("handler.failed{handler=get,host=east/api/0}") > 0);
 }
