@@ -15,7 +15,8 @@ bash scripts/build.sh planted skysim
 ctest --preset default -j "$jobs" --output-on-failure
 
 # ASan+UBSan on every test binary. Two parts run unsanitized only, measured too slow under ASan on
-# 2 cores: the April windows of test_scenarios (> 20 min; the rest of test_scenarios takes ~70 s),
+# 2 cores: the April windows of test_scenarios (> 20 min; the rest of test_scenarios took 10 min
+# 10 s under ASan on 2026-12-02),
 # its [whole-scenario] cases (shipped scenario files run for minutes: ~4 min under ASan),
 # and test_cli's `selftest --quick` case, which re-runs the whole self-test (40 s unsanitized; the
 # other 12 cases take ~60 s under ASan). SKYSIM_ASAN_FULL=1 runs them as well. test_redis_tsan is ThreadSanitizer's (ctest backends/redis/tsan), not ASan's.
