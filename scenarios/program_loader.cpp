@@ -262,8 +262,13 @@ void resolve_targets(Checker& c, std::map<std::string, ServiceEntry>& services,
         svc = parts[1];
       }
       if (dc.empty() || !services.count(dc + "." + svc)) {
+        std::vector<std::string> names;  // "service" in this datacenter, else "dc.service"
+        for (const auto& [k, e] : services) {
+          names.push_back(datacenter_of(k) == datacenter_of(key) ? k.substr(k.find('.') + 1) : k);
+        }
         c.diagnostics.push_back({cl.where, tp,
-                                 "no service '" + printable(cl.target_text) + "'",
+                                 "no service '" + printable(cl.target_text) + "'" +
+                                     suggestion(cl.target_text, names),
                                  "a service declared under datacenters (" + exp + ")"});
         continue;
       }

@@ -103,6 +103,8 @@ TEST_CASE("go-service: wiring errors name the file:line and what exists") {
   SECTION("a client aimed at a service that does not exist") {
     auto e = errors_of(replace(ok, "{target: store,", "{target: cache,"));
     CHECK_THAT(e, Catch::Contains("t.yaml:16:29") && Catch::Contains("no service 'cache'"));
+    auto near = errors_of(replace(ok, "{target: store,", "{target: stor,"));
+    CHECK_THAT(near, Catch::Contains("no service 'stor'; did you mean 'store'?"));
   }
   SECTION("an endpoint the target does not serve") {
     auto e = errors_of(replace(ok, "endpoint: serve", "endpoint: get"));
