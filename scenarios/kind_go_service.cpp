@@ -472,8 +472,17 @@ class GoService final : public Instance {
     r.complete(std::move(resp));
   }
 
+  // A step can kill the process without suspending its goroutine (an allocation that crosses
+  // the memory limit, the OOM kill running inside it); the dead process runs no further
+  // statement, so the goroutine unwinds here as the kill's cancellation would at its next
+  // suspension (the same rule as the data plane's launcher).
+  void still_running() const {
+    if (!go_.alive()) throw sim::Cancelled{};
+  }
+
   sim::Task<Response> run(const std::vector<Step>& steps, std::shared_ptr<RequestState> state) {
     for (const Step& s : steps) {
+      still_running();
       switch (s.kind) {
         case StepKind::kCpu:
           co_await go_.cpu(s.params.distribution("time").sample_duration(rng_));
@@ -522,6 +531,7 @@ class GoService final : public Instance {
           ++mc.misses;
           Response served = co_await run(s.body, state);
           if (!served.ok) co_return served;
+          still_running();
           if (s.params.flag("fill")) {
             memcached::McItem item;
             item.value_bytes = static_cast<std::uint32_t>(s.params.size_bytes("value_bytes"));
@@ -546,7 +556,10 @@ class GoService final : public Instance {
           break;
         }
         case StepKind::kErrgroup: {
-          errgroup::Group group(sim_, go_.launcher());
+          errgroup::Group group(sim_, [this](sim::Task<> body) {
+            still_running();
+            go_.go(std::move(body));
+          });
           group.set_limit(s.params.integer("limit"));
           const std::vector<Step>& body = s.body;
           const std::int64_t tasks = s.params.choice("tasks_from") == "request_size"

@@ -619,3 +619,41 @@ TEST_CASE("go-service: a port range of ten ports runs out after ten surplus clos
   CHECK(r.value("handler.ok{handler=get,host=east/api/0}") >= 3);
   CHECK(r.value("handler.failed{handler=get,host=east/api/0}") > 0);
 }
+
+TEST_CASE("go-service: an OOM kill inside a go statement ends the goroutines of the dead process") {
+  // Batches of 100k URIs, one goroutine each: their stacks cross the 150 MiB container limit
+  // inside the errgroup's go statement, and the kill runs there, within the handler's step.
+  // The dead process must run no further statement: neither the handler (no more go
+  // statements) nor a new goroutine's steps (its gomemcache client died with it). Found by
+  // `skysim fuzz` on a composed world: seeds 88, 92, 187 and 229 segfaulted before.
+  const std::string text = R"(name: t
+epoch: 2026-04-06T00:00:00Z
+duration: 1m
+datacenters:
+  east:
+    services:
+      cache: {kind: memcached}
+      api:
+        kind: go-service
+        params: {memory_limit: 150MiB, restart_delay: 1s}
+        program:
+          clients:
+            mc: {target: cache, driver: gomemcache, max_idle: 100, rtt: 50us}
+          handlers:
+            get:
+              - errgroup:
+                  tasks_from: request_size
+                  do:
+                    - cache_get: {client: mc, keys: 10k, on_miss: [{sleep: {}}]}
+sources:
+  readers: {from: east, target: api.get, rate: 2/s, request_size: {constant: 100000}}
+)";
+  Ran r = run_text(text);
+  REQUIRE(r.result.invariants_hold());
+  int deaths = 0;
+  for (const auto& [host, p] : r.run->phases()) {
+    if (p.what.find("process died") != std::string::npos) ++deaths;
+  }
+  CHECK(deaths > 0);
+  CHECK(r.value("requests.failed{client=readers,endpoint=get}") > 0);
+}
