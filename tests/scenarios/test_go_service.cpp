@@ -621,14 +621,14 @@ TEST_CASE("go-service: a port range of ten ports runs out after ten surplus clos
 }
 
 TEST_CASE("go-service: an OOM kill inside a go statement ends the goroutines of the dead process") {
-  // Batches of 100k URIs, one goroutine each: their stacks cross the 150 MiB container limit
+  // Batches of 60k URIs, one goroutine each: their stacks cross the 150 MiB container limit
   // inside the errgroup's go statement, and the kill runs there, within the handler's step.
   // The dead process must run no further statement: neither the handler (no more go
   // statements) nor a new goroutine's steps (its gomemcache client died with it). Found by
   // `skysim fuzz` on a composed world: seeds 88, 92, 187 and 229 segfaulted before.
   const std::string text = R"(name: t
 epoch: 2026-04-06T00:00:00Z
-duration: 1m
+duration: 5s
 datacenters:
   east:
     services:
@@ -646,7 +646,7 @@ datacenters:
                   do:
                     - cache_get: {client: mc, keys: 10k, on_miss: [{sleep: {}}]}
 sources:
-  readers: {from: east, target: api.get, rate: 2/s, request_size: {constant: 100000}}
+  readers: {from: east, target: api.get, rate: 2/s, request_size: {constant: 60000}}
 )";
   Ran r = run_text(text);
   REQUIRE(r.result.invariants_hold());
