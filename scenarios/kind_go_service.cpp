@@ -35,10 +35,6 @@ namespace {
 using sim::ParamType;
 
 std::vector<sim::ParamSpec> go_service_params() {
-  auto settable = [](sim::ParamSpec s) {
-    s.settable = true;
-    return s;
-  };
   return {
       param("cores", ParamType::Count, "", "4",
             "CPU cores of the host (assumption: a small service container); not scaled", 1,
@@ -320,24 +316,21 @@ class GoService final : public Instance {
     memcache_.push_back(std::move(mc));
     build_memcache_client(memcache_.back());
     const sim::Labels cl = {{"host", path()}, {"client", spec.name}};
+    sim::MetricsRegistry& m = w.metrics();
     MemcacheClient* p = &memcache_.back();
-    m_counter(w, "client.dials", cl, [p] {
+    m.counter_fn("client.dials", cl, [p] {
       return double(p->stats.dials + (p->client ? p->client->stats().dials : 0));
     });
-    m_counter(w, "client.dial_errors", cl, [p] {
+    m.counter_fn("client.dial_errors", cl, [p] {
       return double(p->stats.dial_errors + (p->client ? p->client->stats().dial_errors : 0));
     });
-    m_counter(w, "client.timeouts", cl, [p] {
+    m.counter_fn("client.timeouts", cl, [p] {
       return double(p->stats.io_timeouts + (p->client ? p->client->stats().io_timeouts : 0));
     });
-    w.metrics().gauge_fn("client.open_conns", cl,
-                         [p] { return p->client ? double(p->client->open_conns()) : 0.0; });
-    m_counter(w, "cache.hits", cl, [p] { return double(p->hits); });
-    m_counter(w, "cache.misses", cl, [p] { return double(p->misses); });
-  }
-  static void m_counter(World& w, const char* name, const sim::Labels& l,
-                        std::function<double()> f) {
-    w.metrics().counter_fn(name, l, std::move(f));
+    m.gauge_fn("client.open_conns", cl,
+               [p] { return p->client ? double(p->client->open_conns()) : 0.0; });
+    m.counter_fn("cache.hits", cl, [p] { return double(p->hits); });
+    m.counter_fn("cache.misses", cl, [p] { return double(p->misses); });
   }
 
   void build_memcache_client(MemcacheClient& mc) {
@@ -535,7 +528,7 @@ class GoService final : public Instance {
           if (s.params.flag("fill")) {
             memcached::McItem item;
             item.value_bytes = static_cast<std::uint32_t>(s.params.size_bytes("value_bytes"));
-            memcached::McResult set = co_await memcache(s.params.string("client")).client->set(key, item);
+            memcached::McResult set = co_await mc.client->set(key, item);
             if (!set.ok()) {
               call_error(s.params.string("client"),
                          memcache_error(set.status)).add();

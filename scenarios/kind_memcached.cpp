@@ -14,10 +14,6 @@ namespace {
 using sim::ParamType;
 
 std::vector<sim::ParamSpec> memcached_params() {
-  auto settable = [](sim::ParamSpec s) {
-    s.settable = true;
-    return s;
-  };
   return {
       param("capacity_items", ParamType::Count, "items", "1M",
             "items the LRU holds (assumption: the post-mortem gives no size, domain.md §1.4)", 1,

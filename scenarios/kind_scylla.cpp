@@ -23,10 +23,6 @@ namespace {
 using sim::ParamType;
 
 std::vector<sim::ParamSpec> scylla_params() {
-  auto settable = [](sim::ParamSpec s) {
-    s.settable = true;
-    return s;
-  };
   return {
       param("nodes", ParamType::Count, "", "16", "Scylla nodes (assumption, docs/models/scylla.md)",
             1, 1e4),

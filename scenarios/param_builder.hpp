@@ -26,6 +26,12 @@ inline sim::ParamSpec param(std::string name, sim::ParamType t, std::string unit
   return s;
 }
 
+// A parameter a timeline `set:` (or a fault) may change mid-run.
+inline sim::ParamSpec settable(sim::ParamSpec s) {
+  s.settable = true;
+  return s;
+}
+
 // A String parameter that lists clients of the scenario's sources (checked by the loader).
 inline sim::ParamSpec naming_clients(sim::ParamSpec s) {
   s.names_clients = true;

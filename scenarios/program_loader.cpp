@@ -167,19 +167,19 @@ std::vector<std::string> endpoints_of(const ServiceEntry& e) {
 
 namespace {
 
-void for_each_call(const std::vector<Step>& steps, const std::function<void(const Step&)>& f) {
-  for (const auto& s : steps) {
-    if (s.kind == StepKind::kCall) f(s);
-    for_each_call(s.body, f);
-  }
-}
-
+// Every step that names a client, nested ones included (errgroup `do`, cache_get `on_miss`).
 void for_each_client_step(const std::vector<Step>& steps,
                           const std::function<void(const Step&)>& f) {
   for (const auto& s : steps) {
     if (s.params.has("client")) f(s);
     for_each_client_step(s.body, f);
   }
+}
+
+void for_each_call(const std::vector<Step>& steps, const std::function<void(const Step&)>& f) {
+  for_each_client_step(steps, [&f](const Step& s) {
+    if (s.kind == StepKind::kCall) f(s);
+  });
 }
 
 // A gomemcache client reaches a memcached service and serves cache steps only; the other
