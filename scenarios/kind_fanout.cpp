@@ -15,6 +15,7 @@
 #include "models/fanout/follow_growth.hpp"
 #include "models/scylla/cluster.hpp"
 #include "scenarios/scylla_config.hpp"
+#include "scenarios/scylla_service.hpp"
 #include "models/social/graph_file.hpp"
 #include "models/social/population.hpp"
 #include "scenarios/model_registry.hpp"
@@ -63,6 +64,11 @@ std::vector<sim::ParamSpec> fanout_params() {
             "period of each fan-out instance's reload of the high-follow set (§8.3: 30 s)", 2e6,
             8.64e13),
       // Scylla (docs/models/scylla.md)
+      param("cluster", ParamType::String, "", "",
+            "a scylla service of the same datacenter, declared above this one, whose cluster "
+            "the fan-out writes into instead of building its own (its size, CL and timeouts "
+            "are that service's; this kind's Scylla parameters then go unused; "
+            "docs/whole-system.md)"),
       param("nodes", ParamType::Count, "", "16", "Scylla nodes (assumption)", 1, 1e4),
       param("shards_per_node", ParamType::Count, "", "24", "cores per node (assumption)", 1, 1024),
       param("replication_factor", ParamType::Count, "", "3", "RF (§7.4)", 1, 16),
@@ -203,12 +209,23 @@ class FanoutInstance final : public Instance {
     fc.detector.threshold_per_s = v.rate_per_s("detect_threshold");
     fc.detector.limit_per_s = v.rate_per_s("detect_limit");
     fc.retry_after = v.duration("retry_after");
-    fanout::configure_cluster_for(fc.policy, fc.retry_after, sc);
-    cluster_ = std::make_unique<scylla::ScyllaCluster>(
-        sim_, sc, fanout::FanoutService::partitions_needed(*graph_, fc), path() + "/scylla");
-
-    if (v.integer("down_nodes") > 0) set("down_nodes", v.get("down_nodes"));
-    if (v.real("scylla_slow_node") != 1.0) set("scylla_slow_node", v.get("scylla_slow_node"));
+    if (const std::string shared = v.string("cluster"); !shared.empty()) {
+      cluster_ = shared_cluster(w, ctx, shared);  // its config, its faults
+      const std::uint32_t needed = fanout::FanoutService::partitions_needed(*graph_, fc);
+      if (cluster_->partitions() < needed) {
+        throw std::invalid_argument("cluster: the scylla service '" + shared + "' holds " +
+                                    std::to_string(cluster_->partitions()) +
+                                    " partitions; this fan-out's graph needs " +
+                                    std::to_string(needed) + ": set its partitions: to at least that");
+      }
+    } else {
+      fanout::configure_cluster_for(fc.policy, fc.retry_after, sc);
+      own_cluster_ = std::make_unique<scylla::ScyllaCluster>(
+          sim_, sc, fanout::FanoutService::partitions_needed(*graph_, fc), path() + "/scylla");
+      cluster_ = own_cluster_.get();
+      if (v.integer("down_nodes") > 0) set("down_nodes", v.get("down_nodes"));
+      if (v.real("scylla_slow_node") != 1.0) set("scylla_slow_node", v.get("scylla_slow_node"));
+    }
     service_ = std::make_unique<fanout::FanoutService>(sim_, *cluster_, *graph_, fc);
     service_->set_trace_name(path());
     posts_per_followed_s_ = v.real("posts_per_followed_s");
@@ -252,21 +269,25 @@ class FanoutInstance final : public Instance {
     });
     w.metrics().counter_fn("fanout.timeline_writes", labels,
                          [this] { return static_cast<double>(service_->timeline_writes()); });
-    w.metrics().counter_fn("scylla.unavailable", labels,
-                         [this] { return static_cast<double>(cluster_->unavailable()); });
-    w.metrics().counter_fn("scylla.degraded", labels,
-                         [this] { return static_cast<double>(cluster_->degraded()); });
-    w.metrics().gauge_fn("scylla.down_nodes", labels,
-                         [this] { return static_cast<double>(cluster_->down_nodes()); });
     w.metrics().counter_fn("fanout.write_timeouts", labels, [this] {
       return static_cast<double>(service_->write_timeouts());
     });
-    w.metrics().counter_fn("scylla.write_timeouts", labels, [this] {
-      return static_cast<double>(cluster_->write_timeouts());
-    });
-    w.metrics().counter_fn("scylla.read_timeouts", labels, [this] {
-      return static_cast<double>(cluster_->read_timeouts());
-    });
+    // The cluster's own counters, unless a scylla service of the scenario owns the cluster
+    // and reports them (`cluster:`).
+    if (own_cluster_) {
+      w.metrics().counter_fn("scylla.unavailable", labels,
+                           [this] { return static_cast<double>(cluster_->unavailable()); });
+      w.metrics().counter_fn("scylla.degraded", labels,
+                           [this] { return static_cast<double>(cluster_->degraded()); });
+      w.metrics().gauge_fn("scylla.down_nodes", labels,
+                           [this] { return static_cast<double>(cluster_->down_nodes()); });
+      w.metrics().counter_fn("scylla.write_timeouts", labels, [this] {
+        return static_cast<double>(cluster_->write_timeouts());
+      });
+      w.metrics().counter_fn("scylla.read_timeouts", labels, [this] {
+        return static_cast<double>(cluster_->read_timeouts());
+      });
+    }
     w.metrics().counter_fn("fanout.list_writes", labels,
                          [this] { return static_cast<double>(service_->list_writes()); });
     w.metrics().gauge_fn("fanout.delivered_fraction", labels, [this] {
@@ -335,7 +356,7 @@ class FanoutInstance final : public Instance {
     add_policy_costs(w, labels);
     hot_window_ = v.duration("hot_window");
     hot_.owner = this;
-    hot_.ever.assign(sc.total_shards(), 0);
+    hot_.ever.assign(cluster_->config().total_shards(), 0);
     hot_.actor_id = sim_.new_actor_id();
     hot_.kind = sim_.intern_kind("fanout.hot_window");
   }
@@ -391,6 +412,11 @@ class FanoutInstance final : public Instance {
   void finish(World&) override { service_->stop(); }
 
   void set(std::string_view name, const sim::ParamValue& v) override {
+    if (!own_cluster_ && (name == "down_nodes" || name == "scylla_slow_node")) {
+      throw std::invalid_argument(path() + ": its cluster is the scylla service '" +
+                                  context().params.string("cluster") + "'s: set " +
+                                  std::string(name) + " there");
+    }
     if (name == "down_nodes") {
       if (v.integer > static_cast<std::int64_t>(cluster_->config().nodes)) {
         throw std::invalid_argument(path() + ": down_nodes " + v.text + " > nodes " +
@@ -492,9 +518,11 @@ class FanoutInstance final : public Instance {
   // rows waited, who the nodes' detectors flagged; and the busiest shard's operation count
   // (every policy). 0 under the policies without per-node hot keys.
   void add_hotkey_costs(World& w, const sim::Labels& labels) {
-    w.metrics().gauge_fn("scylla.max_shard_ops", labels, [this] {
-      return static_cast<double>(cluster_->max_statement_ops());
-    });
+    if (own_cluster_) {
+      w.metrics().gauge_fn("scylla.max_shard_ops", labels, [this] {
+        return static_cast<double>(cluster_->max_statement_ops());
+      });
+    }
     w.metrics().gauge_fn("fanout.cache_hits_per_read", labels, [this] {
       return reads_ ? static_cast<double>(cache_hits_) / static_cast<double>(reads_) : 0.0;
     });
@@ -598,9 +626,27 @@ class FanoutInstance final : public Instance {
     }
   };
 
+  // `cluster:` names a scylla service of the same datacenter built before this host.
+  static scylla::ScyllaCluster* shared_cluster(World& w, const HostContext& ctx,
+                                               const std::string& name) {
+    Instance* host = w.find(ctx.datacenter + "/" + name + "/0");
+    if (host == nullptr) {
+      throw std::invalid_argument("cluster: no scylla service '" + name + "' declared above " +
+                                  ctx.service + " in datacenter " + ctx.datacenter +
+                                  " (services are built in file order)");
+    }
+    scylla::ScyllaCluster* c = scylla_cluster_of(*host);
+    if (c == nullptr) {
+      throw std::invalid_argument("cluster: '" + name + "' is a " + host->context().kind +
+                                  " service, not a scylla one");
+    }
+    return c;
+  }
+
   sim::Simulation& sim_;
   std::unique_ptr<social::FollowGraph> graph_;
-  std::unique_ptr<scylla::ScyllaCluster> cluster_;
+  std::unique_ptr<scylla::ScyllaCluster> own_cluster_;  // null with `cluster:`
+  scylla::ScyllaCluster* cluster_ = nullptr;
   static constexpr std::uint32_t kHyperMinFollows = 100'000;
   std::unique_ptr<fanout::FanoutService> service_;
   std::unique_ptr<fanout::FollowGrowth> growth_;  // after service_: its filter, destroyed first

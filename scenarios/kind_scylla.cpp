@@ -16,6 +16,7 @@
 #include "scenarios/model_registry.hpp"
 #include "scenarios/param_builder.hpp"
 #include "scenarios/scylla_config.hpp"
+#include "scenarios/scylla_service.hpp"
 
 namespace skysim::scenarios {
 namespace {
@@ -150,6 +151,8 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
     return {{"scylla.consistent", [this] { return cluster_.check_invariants(); }}};
   }
 
+  scylla::ScyllaCluster& cluster() { return cluster_; }
+
  private:
   struct Pending {
     Request request;
@@ -202,6 +205,11 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
 };
 
 }  // namespace
+
+scylla::ScyllaCluster* scylla_cluster_of(Instance& host) {
+  auto* s = dynamic_cast<ScyllaService*>(&host);
+  return s ? &s->cluster() : nullptr;
+}
 
 ServiceKind scylla_kind() {
   return ServiceKind{

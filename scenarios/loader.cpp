@@ -786,13 +786,26 @@ class Loader {
       return;
     }
     for (std::size_t i = 0; i < n.size(); ++i) {
-      std::string path = join("faults", std::to_string(i));
+      const std::string path = join("faults", std::to_string(i));
       const YAML::Node f = n[i];
-      if (!c_.keys(f, path, {"type", "at", "target", "duration", "strength"},
-                   {"type", "at", "target"})) {
-        continue;
+      // `enabled: false` (a variant's way to take a fault out) is checked like any other fault,
+      // then leaves nothing in the timeline.
+      const std::size_t before = s_.timeline.size();
+      fault(f, path);
+      if (f.IsMap() && f["enabled"]) {
+        auto on = c_.parse(f["enabled"], join(path, "enabled"), "true or false", parse_bool);
+        if (on && !*on) s_.timeline.resize(before);
       }
-      if (!f["type"] || !f["at"] || !f["target"]) continue;
+    }
+  }
+
+  void fault(const YAML::Node& f, const std::string& path) {
+    {
+      if (!c_.keys(f, path, {"type", "at", "target", "duration", "strength", "enabled"},
+                   {"type", "at", "target"})) {
+        return;
+      }
+      if (!f["type"] || !f["at"] || !f["target"]) return;
       auto type = c_.scalar(f["type"], join(path, "type"), "crash");
       if (type && *type != "crash") {
         if (const FaultKindSpec* kind = find_fault_kind(*type)) {
@@ -801,17 +814,17 @@ class Loader {
           c_.error(f["type"], join(path, "type"), "unknown fault type '" + printable(*type) + "'",
                    "one of: " + fault_type_names());
         }
-        continue;
+        return;
       }
       auto at = when(f["at"], join(path, "at"));
       double strength = 1.0;
       if (f["strength"]) {
         auto s = c_.parse(f["strength"], join(path, "strength"), "a percentage", parse_percent);
-        if (!s) continue;
+        if (!s) return;
         strength = *s;
       }
       auto target = c_.scalar(f["target"], join(path, "target"), "dc/service or dc/service/i");
-      if (!at || !target || !type) continue;
+      if (!at || !target || !type) return;
       auto hosts = hosts_of(f["target"], join(path, "target"), *target, strength);
       TimelineEntry crash{*at, {}};
       for (const auto& h : hosts) crash.actions.push_back({ActionType::Crash, h, "", {}});

@@ -65,7 +65,16 @@ Instance& World::add(std::unique_ptr<Instance> instance) {
   std::string path = instance->path();
   auto [it, fresh] = instances_.emplace(path, std::move(instance));
   if (!fresh) throw std::invalid_argument("World::add: two instances at " + path);
+  built_.push_back(it->second.get());
   return *it->second;
+}
+
+World::~World() {
+  // Last built, first destroyed: a host that drives a peer built before it (a fan-out writing
+  // into a scylla service's cluster) goes while that peer still exists.
+  for (auto b = built_.rbegin(); b != built_.rend(); ++b) {
+    instances_.find((*b)->path())->second.reset();
+  }
 }
 
 std::uint32_t World::host_number(std::string_view path) {

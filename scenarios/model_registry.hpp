@@ -218,6 +218,9 @@ const Registry& builtin_registry();
 class World {
  public:
   World(sim::Simulation& sim, sim::MetricsRegistry& metrics) : sim_(sim), metrics_(metrics) {}
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
   sim::Simulation& sim() { return sim_; }
   sim::MetricsRegistry& metrics() { return metrics_; }
 
@@ -238,6 +241,7 @@ class World {
   sim::Simulation& sim_;
   sim::MetricsRegistry& metrics_;
   std::map<std::string, std::unique_ptr<Instance>, std::less<>> instances_;
+  std::vector<Instance*> built_;  // in build order: destroyed in reverse
   std::map<std::string, std::uint32_t, std::less<>> host_numbers_;
 };
 

@@ -41,12 +41,9 @@ def fmt(x, digits):
     return f"{x:,.{digits}f}"
 
 
-def main():
-    paths = [a for a in sys.argv[1:] if a.endswith(".csv")]
-    caption = " ".join(a for a in sys.argv[1:] if not a.endswith(".csv"))
-    rows = {}
-    order = []
-    n = {}
+def read_compare(paths):
+    """Rows of compare.csv files by variant label, the labels in file order, n per label."""
+    rows, order, n = {}, [], {}
     for path in paths:
         with open(path, newline="") as f:
             for r in csv.DictReader(f):
@@ -56,19 +53,31 @@ def main():
                     order.append(label)
                 rows[label][r["metric"]] = r
                 n[label] = r["n"]
-    print(f"Fan-out policies: mean [95 % CI] over seeds ({caption}).\n")
-    print("| policy/load | n | " + " | ".join(c[0] for c in COLUMNS) + " |")
-    print("|---|---|" + "---|" * len(COLUMNS))
+    return rows, order, n
+
+
+def print_table(first, columns, rows, order, n, name=lambda label: label):
+    """A markdown table: a row per label, each column's mean [95 % CI]."""
+    print(f"| {first} | n | " + " | ".join(c[0] for c in columns) + " |")
+    print("|---|---|" + "---|" * len(columns))
     for label in order:
         cells = []
-        for _, metric, div, digits in COLUMNS:
+        for _, metric, div, digits in columns:
             r = rows[label].get(metric)
             if r is None:
                 cells.append("—")
                 continue
             m, lo, hi = (float(r[k]) / div for k in ("mean", "ci95_low", "ci95_high"))
             cells.append(f"{fmt(m, digits)} [{fmt(lo, digits)}, {fmt(hi, digits)}]")
-        print(f"| {label} | {n[label]} | " + " | ".join(cells) + " |")
+        print(f"| {name(label)} | {n[label]} | " + " | ".join(cells) + " |")
+
+
+def main():
+    paths = [a for a in sys.argv[1:] if a.endswith(".csv")]
+    caption = " ".join(a for a in sys.argv[1:] if not a.endswith(".csv"))
+    rows, order, n = read_compare(paths)
+    print(f"Fan-out policies: mean [95 % CI] over seeds ({caption}).\n")
+    print_table("policy/load", COLUMNS, rows, order, n)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
 #pragma once
 // Shared helpers for the scenario tests: a small valid scenario and a way to break it.
+#include <memory>
 #include <string>
 
 #include "scenarios/loader.hpp"
+#include "scenarios/runner.hpp"
 
 namespace skysim::scenarios::testing {
 
@@ -41,6 +43,24 @@ inline std::string errors_of(const std::string& text, const LoadOptions& opts = 
   } catch (const ScenarioError& e) {
     return e.what();
   }
+}
+
+// A scenario text loaded and run to its end, kept so its metrics can be read.
+struct TextRun {
+  std::unique_ptr<Scenario> scenario;
+  std::unique_ptr<ScenarioRun> run;
+  RunResult result;
+  double value(const std::string& key) const {
+    return run->metrics().contains(key) ? run->metrics().value(key) : 0.0;
+  }
+};
+
+inline TextRun run_scenario_text(const std::string& text, LoadOptions o = {}) {
+  TextRun r;
+  r.scenario = std::make_unique<Scenario>(load_scenario_text(text, "t.yaml", builtin_registry(), o));
+  r.run = std::make_unique<ScenarioRun>(*r.scenario, builtin_registry());
+  r.result = r.run->run();
+  return r;
 }
 
 }  // namespace skysim::scenarios::testing

@@ -354,3 +354,20 @@ TEST_CASE("scylla-slow on the fan-out: node 0's shards queue, so writes and read
                                 << " ms");
   CHECK(slow.mean[reads] > 1.2 * plain.mean[reads]);
 }
+
+TEST_CASE("a fault with enabled: false is checked, then leaves the run as without it") {
+  const std::string crash = "  - {type: crash, at: +10s, duration: 5s, target: east/web/1";
+  const std::string window = "  - {type: delay-spike, at: +20s, duration: 5s, target: east/web/0, "
+                             "strength: 300ms";
+  const std::string off = with_faults(crash + ", enabled: false}\n" + window + ", enabled: no}\n");
+  const std::string on = with_faults(crash + "}\n" + window + ", enabled: true}\n");
+  REQUIRE(errors_of(off) == "OK");
+  REQUIRE(errors_of(on) == "OK");
+  CHECK(fingerprint_of(off) == fingerprint_of(kValidScenario));
+  CHECK(fingerprint_of(on) != fingerprint_of(kValidScenario));
+  // A disabled fault is still a fault: its errors are reported.
+  CHECK_THAT(errors_of(with_faults("  - {type: crash, at: +10s, target: east/nowhere, enabled: false}\n")),
+             Catch::Contains("faults.0.target"));
+  CHECK_THAT(errors_of(with_faults(crash + ", enabled: maybe}\n")),
+             Catch::Contains("faults.0.enabled"));
+}

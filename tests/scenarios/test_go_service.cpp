@@ -13,6 +13,8 @@
 
 using namespace skysim::scenarios;
 using skysim::scenarios::testing::errors_of;
+using Ran = skysim::scenarios::testing::TextRun;
+using skysim::scenarios::testing::run_scenario_text;
 
 namespace {
 
@@ -58,23 +60,6 @@ std::string replace(std::string s, const std::string& from, const std::string& t
   auto at = s.find(from);
   REQUIRE(at != std::string::npos);
   return s.replace(at, from.size(), to);
-}
-
-struct Ran {
-  std::unique_ptr<Scenario> scenario;
-  std::unique_ptr<ScenarioRun> run;
-  RunResult result;
-  double value(const std::string& key) const {
-    return run->metrics().contains(key) ? run->metrics().value(key) : 0.0;
-  }
-};
-
-Ran run_text(const std::string& text, LoadOptions o = {}) {
-  Ran r;
-  r.scenario = std::make_unique<Scenario>(load_scenario_text(text, "t.yaml", builtin_registry(), o));
-  r.run = std::make_unique<ScenarioRun>(*r.scenario, builtin_registry());
-  r.result = r.run->run();
-  return r;
 }
 
 std::string source_file(const std::string& rel) {
@@ -169,7 +154,7 @@ TEST_CASE("go-service: an errgroup limit runs its calls in waves, as SetLimit do
   // they run at once (10.1 ms); with SetLimit(3) in four waves (40.4 ms). The connections stay
   // idle between requests (max_idle 16), so only the first request pays handshakes.
   auto p50_ms = [](const std::string& limit) {
-    Ran r = run_text(two_tier(replace(kFanOut12, "LIMIT", limit)));
+    Ran r = run_scenario_text(two_tier(replace(kFanOut12, "LIMIT", limit)));
     REQUIRE(r.result.invariants_hold());
     return static_cast<double>(r.run->metrics()
                                    .histogram("handler.latency_ns", {{"handler", "get"}, {"host", "east/api/0"}})
@@ -186,7 +171,7 @@ TEST_CASE("go-service: a call past its timeout fails and leaves its connection i
   // Every call takes 50 ms at the store; the client gives up at 20 ms and closes the connection
   // first (net/http cancels a request by closing it): one TIME_WAIT socket per call, none
   // reused, none expired within the minute (TIME_WAIT lasts 60 s).
-  Ran r = run_text(two_tier("            get:\n              - call: {client: store, endpoint: serve}",
+  Ran r = run_scenario_text(two_tier("            get:\n              - call: {client: store, endpoint: serve}",
                             "{constant: 50ms}", "{target: store, max_idle: 16, timeout: 20ms}",
                             "20/s"));
   REQUIRE(r.result.invariants_hold());
@@ -226,7 +211,7 @@ datacenters:
 sources:
   users: {from: east, target: api.get, rate: 2/s}
 )";
-  Ran r = run_text(text);
+  Ran r = run_scenario_text(text);
   REQUIRE(r.result.invariants_hold());
   const double p50 = static_cast<double>(r.run->metrics()
                                              .histogram("handler.latency_ns", {{"handler", "get"}, {"host", "east/api/0"}})
@@ -281,7 +266,7 @@ TEST_CASE("go-service: TIME_WAIT follows Little's law and the port range fills w
   // The fix: 16 idle connections per host, the same traffic, no dial error.
   LoadOptions o = six;
   o.overrides.push_back(parse_override("variant=pooled"));
-  Ran fixed = run_text(text, o);
+  Ran fixed = run_scenario_text(text, o);
   REQUIRE(fixed.result.invariants_hold());
   CHECK(fixed.value("client.dial_errors{client=index,host=east/search/0}") == 0);
   CHECK(fixed.value("requests.failed{client=users,endpoint=query}") == 0);
@@ -292,7 +277,7 @@ TEST_CASE("go-service: a crash fails the requests in flight and closes the proce
       two_tier("            get:\n              - call: {client: store, endpoint: serve}",
                "{constant: 100ms}", "{target: store, max_idle: 4}", "50/s",
                "faults:\n  - {type: crash, at: +20s, target: east/api/0, duration: 1s}\n");
-  Ran r = run_text(replace(text, "        kind: go-service\n", "        kind: go-service\n        params: {restart_delay: 5s}\n"));
+  Ran r = run_scenario_text(replace(text, "        kind: go-service\n", "        kind: go-service\n        params: {restart_delay: 5s}\n"));
   REQUIRE(r.result.invariants_hold());
   bool died = false, restarted = false;
   for (const auto& [host, p] : r.run->phases()) {
@@ -315,7 +300,7 @@ TEST_CASE("go-service: the same seed gives the same run, another seed another") 
   auto fp = [&](std::uint64_t seed) {
     LoadOptions o;
     o.seed = seed;
-    return run_text(text, o).result.fingerprint;
+    return run_scenario_text(text, o).result.fingerprint;
   };
   CHECK(fp(3) == fp(3));
   CHECK(fp(3) != fp(4));
@@ -400,7 +385,7 @@ double ms(const sim::Histogram& h, double q) { return static_cast<double>(h.quan
 }  // namespace
 
 TEST_CASE("go-service over the scylla kind: gocql keeps its connections, the cluster sets the time") {
-  Ran r = run_text(api_over_scylla(""));
+  Ran r = run_scenario_text(api_over_scylla(""));
   REQUIRE(r.result.invariants_hold());
   auto& m = r.run->metrics();
   // gocql's pool: NumConns = 2 connections dialed once, every call a stream on them.
@@ -420,8 +405,8 @@ TEST_CASE("go-service over the scylla kind: gocql keeps its connections, the clu
 TEST_CASE("go-service over the scylla kind: hot partitions' shards slow the reads that land there") {
   // 8 partitions the fleet writes at 1k/s each: their replicas' shards are busy, so a random
   // read that lands on one waits. The median read does not (most shards are cold).
-  Ran calm = run_text(api_over_scylla(""));
-  Ran hot = run_text(api_over_scylla(", hot_partitions: 8, hot_partition_writes: 1k/s"));
+  Ran calm = run_scenario_text(api_over_scylla(""));
+  Ran hot = run_scenario_text(api_over_scylla(", hot_partitions: 8, hot_partition_writes: 1k/s"));
   REQUIRE(calm.result.invariants_hold());
   REQUIRE(hot.result.invariants_hold());
   const sim::Labels host = {{"host", "east/timeline/0"}};
@@ -473,7 +458,7 @@ sources:
 TEST_CASE("go-service read-through cache: misses are the distinct keys drawn (coupon collector)") {
   // n uniform draws over K keys with a cache that holds them all: the misses are the distinct
   // keys seen, E = K (1 - (1 - 1/K)^n).
-  Ran r = run_text(read_through("capacity_items: 1M"));
+  Ran r = run_scenario_text(read_through("capacity_items: 1M"));
   REQUIRE(r.result.invariants_hold());
   const double n = r.value("requests.issued{client=readers,endpoint=get}");
   const double k = 10000;
@@ -509,7 +494,7 @@ TEST_CASE("go-service read-through cache: an LRU of C items over K uniform keys 
 TEST_CASE("go-service read-through cache: a memcached outage sends every read to Scylla") {
   // memcached-restart from 00:00:20 to 00:00:30: gets fail (EOF, refused), on_error: miss
   // falls back to Scylla for all of them; the server comes back empty, so the misses refill.
-  Ran r = run_text(read_through("capacity_items: 1M",
+  Ran r = run_scenario_text(read_through("capacity_items: 1M",
                                 "faults:\n  - {type: memcached-restart, at: +20s, target: "
                                 "east/cache/0, duration: 10s}\n"));
   REQUIRE(r.result.invariants_hold());
@@ -522,7 +507,7 @@ TEST_CASE("go-service read-through cache: a memcached outage sends every read to
   // ~5,000 requests fell in the window (500/s x 10 s), all read from Scylla; before and after
   // only the misses did: more reads than the no-outage run's ~9,500 distinct keys by ~5,000
   // plus the refill of what the restart emptied.
-  Ran calm = run_text(read_through("capacity_items: 1M"));
+  Ran calm = run_scenario_text(read_through("capacity_items: 1M"));
   const double calm_reads = calm.value("cache.misses{client=mc,host=east/api/0}");
   INFO("reads " << reads << " without the outage " << calm_reads << " of " << requests);
   CHECK(reads > calm_reads + 4500);
@@ -549,7 +534,7 @@ TEST_CASE("go-service: the April chain in YAML gives the post-mortem's error and
   const std::string text = source_file("scenarios/april-in-yaml.yaml");
   LoadOptions o;
   o.overrides.push_back(parse_override("duration=30s"));
-  Ran storm = run_text(text, o);
+  Ran storm = run_scenario_text(text, o);
   REQUIRE(storm.result.invariants_hold());
   std::string first;
   for (const auto& [host, p] : storm.run->phases()) {
@@ -565,7 +550,7 @@ TEST_CASE("go-service: the April chain in YAML gives the post-mortem's error and
   CHECK(storm.value("log.lines{host=east/dataplane/0}") > 10000);  // every error logged
 
   o.overrides.push_back(parse_override("variant=setlimit"));
-  Ran fixed = run_text(text, o);
+  Ran fixed = run_scenario_text(text, o);
   REQUIRE(fixed.result.invariants_hold());
   CHECK(fixed.value("client.dial_errors{client=mc,host=east/dataplane/0}") == 0);
   CHECK(fixed.value("net.time_wait{host=east/dataplane/0}") == 0);
@@ -606,7 +591,7 @@ TEST_CASE("go-service: a port range of ten ports runs out after ten surplus clos
   text = replace(text, "        kind: go-service\n",
                  "        kind: go-service\n        params: {port_range_low: 60990, "
                  "port_range_high: 60999}\n");
-  Ran r = run_text(text);
+  Ran r = run_scenario_text(text);
   REQUIRE(r.result.invariants_hold());
   CHECK(r.value("net.time_wait{host=east/api/0}") + r.value("client.open_conns{client=store,host=east/api/0}") == 10);
   CHECK(r.value("client.dial_errors{client=store,host=east/api/0}") > 0);
@@ -648,7 +633,7 @@ datacenters:
 sources:
   readers: {from: east, target: api.get, rate: 2/s, request_size: {constant: 60000}}
 )";
-  Ran r = run_text(text);
+  Ran r = run_scenario_text(text);
   REQUIRE(r.result.invariants_hold());
   int deaths = 0;
   for (const auto& [host, p] : r.run->phases()) {

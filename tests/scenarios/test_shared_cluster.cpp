@@ -1,0 +1,112 @@
+// A fan-out service writing into a scylla service's cluster (the fanout kind's `cluster:`,
+// issue 26, docs/whole-system.md): the data plane's reads of that cluster meet the
+// hyper-followers' hot shards, and the lossy component's filtering is what takes them away.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "scenarios/loader.hpp"
+#include "scenarios/runner.hpp"
+#include "scenario_fixtures.hpp"
+
+using namespace skysim::scenarios;
+using Ran = skysim::scenarios::testing::TextRun;
+using skysim::scenarios::testing::run_scenario_text;
+
+namespace {
+
+// 4 nodes x 4 shards; two bots follow 10k accounts posting 0.3/s each: 3,000 writes/s into
+// each bot's timeline, whose RF=3 replicas make 6 hot shards. `api` reads random partitions
+// of the same cluster at 500/s.
+std::string shared(const std::string& fanout_extra, const std::string& partitions = "60k",
+                   bool scylla_first = true) {
+  const std::string scylla = R"(      timeline:
+        kind: scylla
+        params: {nodes: 4, shards_per_node: 4, partitions: )" + partitions + "}\n";
+  const std::string fanout = R"(      fanout:
+        kind: fanout
+        params:
+          users: 20k
+          celebrity_followers: 10k
+          bots: 2
+          bot_follows: 10k
+          posts_per_followed_s: 0.3
+          graph_seed: 7
+)" + fanout_extra;
+  return R"(name: t
+epoch: 2026-04-06T00:00:00Z
+duration: 20s
+datacenters:
+  east:
+    services:
+)" + (scylla_first ? scylla + fanout : fanout + scylla) +
+         R"(      api:
+        kind: go-service
+        program:
+          clients:
+            db: {target: timeline, driver: gocql, rtt: 0s, timeout: 1s}
+          handlers:
+            get:
+              - call: {client: db, endpoint: read}
+sources:
+  readers:
+    from: east
+    target: api.get
+    rate: 500/s
+)";
+}
+
+Ran run_checked(const std::string& text) {
+  Ran r = run_scenario_text(text);
+  REQUIRE(r.result.invariants_hold());
+  REQUIRE(r.result.stopped_early.empty());
+  return r;
+}
+
+double read_p99_ms(Ran& r) {
+  return static_cast<double>(
+             r.run->metrics().histogram("scylla.read_latency_ns", {{"host", "east/timeline/0"}})
+                 .quantile(0.99)) /
+         1e6;
+}
+
+std::string build_error(const std::string& text) {
+  try {
+    Scenario s = load_scenario_text(text, "t.yaml", builtin_registry());
+    ScenarioRun run(s, builtin_registry());
+    return "built";
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("shared cluster: the fan-out's hot shards slow the data plane's reads",
+          "[scenario][fanout][scylla]") {
+  Ran own = run_checked(shared(""));  // the fan-out on a cluster of its own
+  Ran full = run_checked(shared("          cluster: timeline\n"));
+  Ran lossy = run_checked(shared("          cluster: timeline\n          policy: lossy\n"));
+  // The same bots make the same hot shards on whichever cluster they are written into.
+  CHECK(own.value("fanout.hot_shards_max{host=east/fanout/0}") == 6);
+  CHECK(full.value("fanout.hot_shards_max{host=east/fanout/0}") == 6);
+  CHECK(lossy.value("fanout.hot_shards_max{host=east/fanout/0}") == 0);
+  // ~6/16 of the reads have a replica on a hot shard; QUORUM waits for two of three.
+  INFO("read p99 ms: own " << read_p99_ms(own) << ", full " << read_p99_ms(full) << ", lossy "
+                           << read_p99_ms(lossy));
+  CHECK(read_p99_ms(own) < 5);
+  CHECK(read_p99_ms(full) > 100);
+  CHECK(read_p99_ms(lossy) < 5);
+  // The fan-out's writes really land in the scylla service's cluster: its counters see them.
+  CHECK(full.value("scylla.max_shard_ops{host=east/timeline/0}") >
+        10 * own.value("scylla.max_shard_ops{host=east/timeline/0}"));
+}
+
+TEST_CASE("shared cluster: a wrong `cluster:` is one clear error", "[scenario][fanout][scylla]") {
+  CHECK_THAT(build_error(shared("          cluster: nowhere\n")),
+             Catch::Contains("no scylla service 'nowhere' declared above fanout"));
+  CHECK_THAT(build_error(shared("          cluster: timeline\n", "60k", false)),
+             Catch::Contains("no scylla service 'timeline' declared above fanout"));
+  CHECK_THAT(build_error(shared("          cluster: timeline\n", "1k")),
+             Catch::Contains("set its partitions: to at least"));
+}
