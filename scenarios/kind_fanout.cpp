@@ -680,6 +680,7 @@ void register_fanout(Registry& r) {
       .build = [](World& w, const HostContext& ctx) -> std::unique_ptr<Instance> {
         return std::make_unique<FanoutInstance>(w, ctx);
       },
+      .peer_params = {{"cluster", "scylla"}},
       // What fan-out costs readers and writers, and what lossy fan-out leaves undelivered.
       .report_panels = [](const std::vector<HostContext>&) {
         return std::vector<sim::ReportPanel>{

@@ -184,6 +184,27 @@ class Loader {
     return out;
   }
 
+  // A parameter naming a peer service (ServiceKind::peer_params): one declared above in the
+  // same datacenter (services_ holds exactly those), of the kind it must be.
+  void check_peers(const ServiceKind& kind, const std::string& dc, const ServiceSpec& s,
+                   const YAML::Node& params, const std::string& pp) {
+    for (const auto& [param, want] : kind.peer_params) {
+      const std::string& name = s.host_params.front().string(param);
+      if (name.empty()) continue;
+      const YAML::Node at = params[param] ? params[param] : params;
+      auto it = services_.find(dc + "." + name);
+      if (it == services_.end()) {
+        c_.error(at, join(pp, param),
+                 "no service '" + printable(name) + "' declared above " + s.name + " in " + dc,
+                 "a " + want + " service of datacenter " + dc + ", declared before this one");
+      } else if (it->second.kind->name != want) {
+        c_.error(at, join(pp, param),
+                 "'" + printable(name) + "' is a " + it->second.kind->name + " service",
+                 "a " + want + " service");
+      }
+    }
+  }
+
   // The variants were applied before the document was read (apply_variant); here each one's
   // shape is checked, chosen or not, so a broken variant is reported before anyone picks it.
   void variants(const YAML::Node& n) {
@@ -339,6 +360,7 @@ class Loader {
       }
     }
     check_config(*kind, s, params, pp, n["host_overrides"], join(path, "host_overrides"));
+    check_peers(*kind, dc, s, params, pp);
     services_[dc + "." + s.name] = ServiceEntry{kind, std::move(program), s.hosts};
     return s;
   }

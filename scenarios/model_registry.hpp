@@ -170,6 +170,11 @@ struct ServiceKind {
   // The service declares a `program:` (scenarios/program.hpp) and serves its handlers as
   // endpoints instead of `endpoints`.
   bool runs_program = false;
+  // String parameters that name another service of the same datacenter, with the kind it
+  // must be ({"cluster", "scylla"}: the fanout kind's shared cluster). An empty value names
+  // none. The loader checks that the service exists, is of that kind and is declared above
+  // (services are built in file order, and the factory looks its peer up).
+  std::vector<std::pair<std::string, std::string>> peer_params = {};
   // What `skysim report` draws for this kind, given the hosts a run built of it (their
   // configuration fills in the limits; no hosts = the panels without limits). Empty = the
   // report falls back to one panel per sampled metric.

@@ -102,11 +102,24 @@ TEST_CASE("shared cluster: the fan-out's hot shards slow the data plane's reads"
         10 * own.value("scylla.max_shard_ops{host=east/timeline/0}"));
 }
 
-TEST_CASE("shared cluster: a wrong `cluster:` is one clear error", "[scenario][fanout][scylla]") {
-  CHECK_THAT(build_error(shared("          cluster: nowhere\n")),
-             Catch::Contains("no scylla service 'nowhere' declared above fanout"));
-  CHECK_THAT(build_error(shared("          cluster: timeline\n", "60k", false)),
-             Catch::Contains("no scylla service 'timeline' declared above fanout"));
+TEST_CASE("shared cluster: a wrong `cluster:` is one located error", "[scenario][fanout][scylla]") {
+  using skysim::scenarios::testing::errors_of;
+  const std::string at = "t.yaml:19:20: datacenters.east.services.fanout.params.cluster: ";
+  CHECK_THAT(errors_of(shared("          cluster: nowhere\n")),
+             Catch::Contains(at + "no service 'nowhere' declared above fanout in east"));
+  // Declared below: the factory could not find it, so the loader says so.
+  CHECK_THAT(errors_of(shared("          cluster: timeline\n", "60k", false)),
+             Catch::Contains("no service 'timeline' declared above fanout in east"));
+  // Not a scylla service: the api (a go-service) moved above the fan-out.
+  std::string api_first = shared("          cluster: api\n");
+  const auto api = api_first.find("      api:");
+  const auto src = api_first.find("sources:");
+  const std::string api_block = api_first.substr(api, src - api);
+  api_first.erase(api, src - api);
+  api_first.insert(api_first.find("      fanout:"), api_block);
+  CHECK_THAT(errors_of(api_first), Catch::Contains("'api' is a go-service service"));
+  // The partition count is known only once the graph is drawn: an error when the world is built.
   CHECK_THAT(build_error(shared("          cluster: timeline\n", "1k")),
              Catch::Contains("set its partitions: to at least"));
+  CHECK(errors_of(shared("          cluster: timeline\n")) == "OK");
 }
