@@ -3,6 +3,7 @@
 // (the loader fuzzer) do not link every model.
 #include "scenarios/kind_dataplane.hpp"
 #include "scenarios/memcached_service.hpp"
+#include "scenarios/scylla_service.hpp"
 #include "scenarios/model_registry.hpp"
 #include "scenarios/queue_server.hpp"
 
@@ -11,7 +12,6 @@ namespace skysim::scenarios {
 void register_fanout(Registry& r);          // scenarios/kind_fanout.cpp
 void register_uid_interning(Registry& r);  // scenarios/kind_uid_interning.cpp
 ServiceKind go_service_kind();             // scenarios/kind_go_service.cpp
-ServiceKind scylla_kind();                 // scenarios/kind_scylla.cpp
 
 void register_builtin_models(Registry& r) {
   r.add(queue_server_kind());

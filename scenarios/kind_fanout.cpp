@@ -626,19 +626,14 @@ class FanoutInstance final : public Instance {
     }
   };
 
-  // `cluster:` names a scylla service of the same datacenter built before this host.
+  // `cluster:` names a scylla service of the same datacenter built before this host (the
+  // loader has checked both: ServiceKind::peer_params).
   static scylla::ScyllaCluster* shared_cluster(World& w, const HostContext& ctx,
                                                const std::string& name) {
-    Instance* host = w.find(ctx.datacenter + "/" + name + "/0");
-    if (host == nullptr) {
-      throw std::invalid_argument("cluster: no scylla service '" + name + "' declared above " +
-                                  ctx.service + " in datacenter " + ctx.datacenter +
-                                  " (services are built in file order)");
-    }
-    scylla::ScyllaCluster* c = scylla_cluster_of(*host);
+    scylla::ScyllaCluster* c = scylla_cluster_of(w.find(ctx.datacenter + "/" + name + "/0"));
     if (c == nullptr) {
-      throw std::invalid_argument("cluster: '" + name + "' is a " + host->context().kind +
-                                  " service, not a scylla one");
+      throw std::invalid_argument("cluster: no scylla service '" + name + "' built before " +
+                                  ctx.service + " in datacenter " + ctx.datacenter);
     }
     return c;
   }

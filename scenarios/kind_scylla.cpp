@@ -206,8 +206,8 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
 
 }  // namespace
 
-scylla::ScyllaCluster* scylla_cluster_of(Instance& host) {
-  auto* s = dynamic_cast<ScyllaService*>(&host);
+scylla::ScyllaCluster* scylla_cluster_of(Instance* host) {
+  auto* s = dynamic_cast<ScyllaService*>(host);
   return s ? &s->cluster() : nullptr;
 }
 

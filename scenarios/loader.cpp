@@ -822,45 +822,43 @@ class Loader {
   }
 
   void fault(const YAML::Node& f, const std::string& path) {
-    {
-      if (!c_.keys(f, path, {"type", "at", "target", "duration", "strength", "enabled"},
-                   {"type", "at", "target"})) {
-        return;
+    if (!c_.keys(f, path, {"type", "at", "target", "duration", "strength", "enabled"},
+                 {"type", "at", "target"})) {
+      return;
+    }
+    if (!f["type"] || !f["at"] || !f["target"]) return;
+    auto type = c_.scalar(f["type"], join(path, "type"), "crash");
+    if (type && *type != "crash") {
+      if (const FaultKindSpec* kind = find_fault_kind(*type)) {
+        window_fault(f, path, *kind);
+      } else {
+        c_.error(f["type"], join(path, "type"), "unknown fault type '" + printable(*type) + "'",
+                 "one of: " + fault_type_names());
       }
-      if (!f["type"] || !f["at"] || !f["target"]) return;
-      auto type = c_.scalar(f["type"], join(path, "type"), "crash");
-      if (type && *type != "crash") {
-        if (const FaultKindSpec* kind = find_fault_kind(*type)) {
-          window_fault(f, path, *kind);
-        } else {
-          c_.error(f["type"], join(path, "type"), "unknown fault type '" + printable(*type) + "'",
-                   "one of: " + fault_type_names());
-        }
-        return;
-      }
-      auto at = when(f["at"], join(path, "at"));
-      double strength = 1.0;
-      if (f["strength"]) {
-        auto s = c_.parse(f["strength"], join(path, "strength"), "a percentage", parse_percent);
-        if (!s) return;
-        strength = *s;
-      }
-      auto target = c_.scalar(f["target"], join(path, "target"), "dc/service or dc/service/i");
-      if (!at || !target || !type) return;
-      auto hosts = hosts_of(f["target"], join(path, "target"), *target, strength);
-      TimelineEntry crash{*at, {}};
-      for (const auto& h : hosts) crash.actions.push_back({ActionType::Crash, h, "", {}});
-      s_.timeline.push_back(std::move(crash));
-      if (f["duration"]) {
-        auto d = c_.parse(f["duration"], join(path, "duration"), "a duration", parse_duration);
-        if (d && (*d <= 0 || *d > kMaxDuration)) {
-          c_.error(f["duration"], join(path, "duration"), "fault duration out of range",
-                   "a duration > 0");
-        } else if (d && *at + *d <= s_.duration) {
-          TimelineEntry restart{*at + *d, {}};
-          for (const auto& h : hosts) restart.actions.push_back({ActionType::Restart, h, "", {}});
-          s_.timeline.push_back(std::move(restart));
-        }
+      return;
+    }
+    auto at = when(f["at"], join(path, "at"));
+    double strength = 1.0;
+    if (f["strength"]) {
+      auto s = c_.parse(f["strength"], join(path, "strength"), "a percentage", parse_percent);
+      if (!s) return;
+      strength = *s;
+    }
+    auto target = c_.scalar(f["target"], join(path, "target"), "dc/service or dc/service/i");
+    if (!at || !target || !type) return;
+    auto hosts = hosts_of(f["target"], join(path, "target"), *target, strength);
+    TimelineEntry crash{*at, {}};
+    for (const auto& h : hosts) crash.actions.push_back({ActionType::Crash, h, "", {}});
+    s_.timeline.push_back(std::move(crash));
+    if (f["duration"]) {
+      auto d = c_.parse(f["duration"], join(path, "duration"), "a duration", parse_duration);
+      if (d && (*d <= 0 || *d > kMaxDuration)) {
+        c_.error(f["duration"], join(path, "duration"), "fault duration out of range",
+                 "a duration > 0");
+      } else if (d && *at + *d <= s_.duration) {
+        TimelineEntry restart{*at + *d, {}};
+        for (const auto& h : hosts) restart.actions.push_back({ActionType::Restart, h, "", {}});
+        s_.timeline.push_back(std::move(restart));
       }
     }
   }

@@ -8,7 +8,8 @@
 
 namespace skysim::scenarios {
 
-// nullptr when `host` is not a scylla service's host.
-scylla::ScyllaCluster* scylla_cluster_of(Instance& host);
+ServiceKind scylla_kind();
+// The cluster of a `scylla` host; nullptr for a host of another kind (or none).
+scylla::ScyllaCluster* scylla_cluster_of(Instance* host);
 
 }  // namespace skysim::scenarios
