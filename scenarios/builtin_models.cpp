@@ -1,11 +1,12 @@
 // The kinds the project ships, registered explicitly (static libraries drop self-registering
 // objects). Kept apart from model_registry.cpp so tools that need only the registry machinery
 // (the loader fuzzer) do not link every model.
+#include "scenarios/fdb_service.hpp"
 #include "scenarios/kind_dataplane.hpp"
 #include "scenarios/memcached_service.hpp"
-#include "scenarios/scylla_service.hpp"
 #include "scenarios/model_registry.hpp"
 #include "scenarios/queue_server.hpp"
+#include "scenarios/scylla_service.hpp"
 
 namespace skysim::scenarios {
 
@@ -21,6 +22,7 @@ void register_builtin_models(Registry& r) {
   r.add(go_service_kind());
   r.add(scylla_kind());
   r.add(memcached_kind());
+  r.add(fdb_kind());
   // The lead adds the models of models/ here (net, memcached, goruntime, fdb, scylla, ...).
 }
 

@@ -15,7 +15,12 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 
+#include "components/uidalloc/allocator_config.hpp"
+#include "models/fdb/interning_workload.hpp"
+#include "models/fdb/kv_backend.hpp"
+#include "models/fdb/transaction.hpp"
 #include "models/goruntime/errgroup.hpp"
 #include "models/goruntime/go_process.hpp"
 #include "models/logsink/log_sink.hpp"
@@ -23,11 +28,14 @@
 #include "models/memcached/client.hpp"
 #include "models/net/dialer.hpp"
 #include "models/net/socket_table.hpp"
+#include "scenarios/fdb_service.hpp"
 #include "scenarios/host_address.hpp"
+#include "scenarios/interning_books.hpp"
 #include "scenarios/memcached_service.hpp"
 #include "scenarios/param_builder.hpp"
 #include "scenarios/service_client.hpp"
 #include "sim/on_unwind.hpp"
+#include "sim/sync.hpp"
 
 namespace skysim::scenarios {
 namespace {
@@ -144,6 +152,17 @@ std::string memcache_error(memcached::McStatus st) {
   return "memcache_error";
 }
 
+// Every step of a program, nested ones included, in file order.
+void for_each_step(const std::vector<Step>& steps, const std::function<void(const Step&)>& f) {
+  for (const Step& s : steps) {
+    f(s);
+    for_each_step(s.body, f);
+  }
+}
+void for_each_step(const Program& program, const std::function<void(const Step&)>& f) {
+  for (const auto& [name, steps] : program.handlers) for_each_step(steps, f);
+}
+
 constexpr std::uint16_t kServicePort = 8080;  // assumption: every service listens on one port
 
 class GoService final : public Instance {
@@ -167,6 +186,36 @@ class GoService final : public Instance {
       stats.io_timeouts += s.io_timeouts;
     }
   };
+  // An fdb client: the cluster the FoundationDB client library talks to.
+  struct FdbClient {
+    std::string name;
+    FdbCluster* cluster = nullptr;
+    sim::Histogram* intern_latency = nullptr;
+  };
+  // One uid_alloc step's allocator (the Go code's package-level one: stateless but for its
+  // random source) and the strings its requests carry: new ones, or repeats of earlier ones.
+  struct Interner {
+    Interner(sim::Simulation& sim, const std::string& stream, const sim::ParamValues& p)
+        : rng(sim.stream(stream)),
+          strings(sim.stream(stream + "/strings")),
+          allocator(fdb::make_uid_allocator(allocator_config(p), rng)),
+          repeat_fraction(p.fraction("repeat_fraction")) {}
+    std::string next_string() {
+      std::int64_t index = distinct;
+      if (distinct > 0 && repeat_fraction > 0 && strings.bernoulli(repeat_fraction)) {
+        index = strings.uniform_int(0, distinct - 1);
+      } else {
+        ++distinct;
+      }
+      return "uri/" + std::to_string(index);
+    }
+    sim::Rng& rng;  // the allocator's draws and the transactions' (retry backoff, latencies)
+    sim::Rng& strings;
+    std::unique_ptr<fdb::UidAllocator> allocator;
+    double repeat_fraction;
+    std::int64_t distinct = 0;
+  };
+
  public:
   GoService(World& w, const HostContext& ctx)
       : Instance(ctx),
@@ -199,6 +248,15 @@ class GoService final : public Instance {
                                        &m.counter("handler.ok", hl),
                                        &m.counter("handler.failed", hl)};
     }
+    // Process-wide state of steps: a semaphore's units outlive a crash (every holder was
+    // killed and gave its unit back), an interner's strings are the requests', not the process's.
+    for_each_step(*program_, [&](const Step& s) {
+      if (s.kind == StepKind::kSemaphore) {
+        semaphores_.emplace(s.path, std::make_unique<sim::Semaphore>(s.params.count("limit")));
+      } else if (s.kind == StepKind::kUidAlloc) {
+        interners_.try_emplace(s.path, sim_, "go-service/" + path() + "/" + s.path, s.params);
+      }
+    });
     go_.retain(baseline_);
     go_.on_crash([this](goruntime::CrashReason, const std::string& message) {
       // The kernel closes every descriptor of the dead process: open connections go to
@@ -237,6 +295,14 @@ class GoService final : public Instance {
     for (const auto& spec : program_->clients) {
       if (spec.params.choice("driver") == "gomemcache") {
         start_memcache_client(w, spec);
+        continue;
+      }
+      if (spec.params.choice("driver") == "fdb") {
+        FdbCluster* cluster = fdb_cluster_of(target_hosts(w, spec).at(0));
+        if (!cluster) throw std::logic_error(path() + ": client " + spec.name + " reaches no fdb");
+        fdb_.push_back(
+            {spec.name, cluster,
+             &m.histogram("uid.intern_latency_ns", {{"host", path()}, {"client", spec.name}})});
         continue;
       }
       std::vector<ServiceClient::Target> targets;
@@ -349,6 +415,13 @@ class GoService final : public Instance {
         go_.release(-delta);
       }
     });
+  }
+
+  FdbClient& fdb_client(const std::string& name) {
+    for (auto& c : fdb_) {
+      if (c.name == name) return c;
+    }
+    throw std::logic_error("go-service " + path() + ": no fdb client " + name);
   }
 
   MemcacheClient& memcache(const std::string& name) {
@@ -568,6 +641,34 @@ class GoService final : public Instance {
           if (err) co_return Response{false, err.text()};
           break;
         }
+        case StepKind::kSemaphore: {
+          sim::Semaphore& sem = *semaphores_.at(s.path);
+          co_await sem.acquire(1);
+          sim::OnUnwind give_back(sim_, [&sem] { sem.release(1); });
+          Response served = co_await run(s.body, state);
+          give_back.dismiss();
+          sem.release(1);
+          if (!served.ok) co_return served;
+          break;
+        }
+        case StepKind::kUidAlloc: {
+          FdbClient& c = fdb_client(s.params.string("client"));
+          Response r = co_await intern(c, interners_.at(s.path), s);
+          if (!r.ok) {
+            call_error(c.name, r.error).add();
+            co_return r;
+          }
+          break;
+        }
+        case StepKind::kFdbTxn: {
+          FdbClient& c = fdb_client(s.params.string("client"));
+          Response r = co_await transact(c, s);
+          if (!r.ok) {
+            call_error(c.name, r.error).add();
+            co_return r;
+          }
+          break;
+        }
         case StepKind::kLog:
           for (std::int64_t i = 0; i < s.params.count("lines"); ++i) co_await logger_.error();
           break;
@@ -579,6 +680,53 @@ class GoService final : public Instance {
       }
     }
     co_return Response{};
+  }
+
+  // uid_alloc: db.Transact of one interning, retried by onError (models/fdb interning_workload).
+  sim::Task<Response> intern(FdbClient& c, Interner& in, const Step& s) {
+    if (!c.cluster->available()) co_return Response{false, "fdb_unavailable"};
+    const std::string str = in.next_string();
+    const sim::Time began = sim_.now();
+    fdb::InternReply reply = co_await fdb::intern_with_retries(
+        c.cluster->database(), *in.allocator, in.rng, str,
+        static_cast<int>(s.params.count("max_attempts")), c.cluster->interning_tally());
+    switch (reply.status) {
+      case fdb::InternStatus::acknowledged:
+        c.cluster->acknowledge(str, reply.uid);
+        c.intern_latency->record(sim_.now() - began);
+        co_return Response{};
+      case fdb::InternStatus::collision:
+        co_return Response{false, "collision"};
+      case fdb::InternStatus::allocation_failed:
+        co_return Response{false, "exhausted"};
+      case fdb::InternStatus::gave_up:
+        break;
+    }
+    co_return Response{false, "gave_up"};
+  }
+
+  // fdb_txn: db.Transact(func(tr) { Get each read key; Set each written one }), retried by
+  // onError (backoff, a fresh read version) until it commits or max_attempts have failed.
+  sim::Task<Response> transact(FdbClient& c, const Step& s) {
+    if (!c.cluster->available()) co_return Response{false, "fdb_unavailable"};
+    const std::int64_t keys = s.params.count("keys");
+    const std::string value(static_cast<std::size_t>(s.params.size_bytes("value_bytes")), 'v');
+    auto key = [this, keys] { return "k/" + std::to_string(rng_.uniform_int(0, keys - 1)); };
+    fdb::Transaction tr(c.cluster->database(), rng_);
+    for (std::int64_t attempt = 1;; ++attempt) {
+      std::optional<fdb::Error> error;
+      try {
+        for (std::int64_t i = 0; i < s.params.count("reads"); ++i) co_await tr.get(key());
+        for (std::int64_t i = 0; i < s.params.count("writes"); ++i) tr.set(key(), value);
+        co_await tr.commit();
+        co_return Response{};
+      } catch (const fdb::Error& e) {
+        error = e;
+      }
+      if (attempt >= s.params.count("max_attempts")) co_return Response{false, "gave_up"};
+      co_await tr.on_error(*error);  // rethrows what is not retryable: a model bug
+      still_running();
+    }
   }
 
   // `call.errors{host,client,error}`, made on the first error of its kind (no string work on
@@ -613,6 +761,9 @@ class GoService final : public Instance {
   net::OwnerId owner_ = 0;
   std::vector<NamedClient> clients_;
   std::deque<MemcacheClient> memcache_;  // deque: gauges hold pointers to its elements
+  std::vector<FdbClient> fdb_;
+  std::map<std::string, Interner, std::less<>> interners_;  // by the step's --set path
+  std::map<std::string, std::unique_ptr<sim::Semaphore>, std::less<>> semaphores_;
   net::DefaultDialer dialer_;
   std::vector<std::unique_ptr<net::Dialer>> dialers_;  // fixed_source, random_loopback
   std::map<std::string, HandlerMetrics, std::less<>> handlers_;
@@ -641,6 +792,16 @@ ServiceKind go_service_kind() {
               throw std::invalid_argument("port_range_low: above port_range_high");
             }
             go_config(c);
+            if (c.program) {
+              for_each_step(*c.program, [](const Step& s) {
+                if (s.kind != StepKind::kUidAlloc) return;
+                try {
+                  allocator_config(s.params);
+                } catch (const std::invalid_argument& e) {
+                  throw std::invalid_argument("uid_alloc at " + s.where + ": " + e.what());
+                }
+              });
+            }
             sink_config(c);
             logger_config(c);
             net_config(c);

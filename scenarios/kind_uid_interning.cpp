@@ -11,13 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "components/uidalloc/ack_uniqueness.hpp"
 #include "components/uidalloc/allocator_config.hpp"
-#include "components/uidalloc/interning_checker.hpp"
 #include "models/fdb/database.hpp"
 #include "models/fdb/interning_workload.hpp"
 #include "models/fdb/kv_backend.hpp"
-#include "models/fdb/store_view.hpp"
+#include "scenarios/fdb_service.hpp"
+#include "scenarios/interning_books.hpp"
 #include "scenarios/model_registry.hpp"
 #include "scenarios/param_builder.hpp"
 #include "sim/process.hpp"
@@ -28,38 +27,17 @@ namespace {
 
 using sim::ParamType;
 
-sim::ParamSpec settable(sim::ParamSpec s) {
-  s.settable = true;
-  return s;
-}
-
 std::vector<sim::ParamSpec> interning_params() {
-  return {
-      param("allocator", ParamType::Enum, "", "sharded-sequences",
-            "UID allocator (docs/uid-interning.md)", std::nullopt, std::nullopt,
-            {"single-counter", "sharded-sequences", "hca", "xxhash", "snapshot-counter-bug"}),
-      param("prefix_bits", ParamType::Count, "bits", "32",
-            "sequence-id width: 32 published, 16 KVDB, 14 example (domain.md §10)", 1, 32),
-      param("counter_bits", ParamType::Count, "bits", "0", "0 = 64 - prefix_bits (§10.2)", 0, 63),
-      param("shift", ParamType::Count, "bits", "0", "0 = counter_bits; KVDB uses 32 (§10.3)", 0,
-            63),
-      param("tries", ParamType::Count, "", "5", "sequences tried: 5 published, 20 KVDB (§10)", 1,
-            1000),
-      param("break_on_success", ParamType::Bool, "", "false",
-            "stop at the first usable sequence (the published loop does not, §10.3)"),
-      param("hash_bits", ParamType::Count, "bits", "64", "xxhash: UID width (64 = XXH64)", 1, 64),
-      param("collision_check", ParamType::Bool, "", "true", "xxhash: refuse a taken UID"),
+  std::vector<sim::ParamSpec> out = allocator_params();
+  std::vector<sim::ParamSpec> own = {
       param("workers", ParamType::Count, "", "64", "concurrent interning transactions", 1, 1e6),
       param("repeat_fraction", ParamType::Percent, "", "30%",
             "share of requests naming an already-interned string (assumption)", 0, 0.999),
       param("max_attempts", ParamType::Count, "", "1000", "retries before giving up", 1, 1e9),
-      param("commit_capacity", ParamType::Rate, "commits/s", "50k/s",
-            "resolver/commit pipeline capacity (assumption, domain.md §6.3)", 1, 1e9),
-      param("commit_batch_interval", ParamType::Duration, "", "1ms",
-            "commit proxy batch (domain.md §6.1)", 0, 1e9),
-      settable(param("commit_unknown_probability", ParamType::Percent, "", "0%",
-                     "injected commit_unknown_result (1021) per commit", 0, 1)),
   };
+  out.insert(out.end(), own.begin(), own.end());
+  for (sim::ParamSpec& p : database_params()) out.push_back(std::move(p));
+  return out;
 }
 
 class UidInterningHost;
@@ -87,23 +65,11 @@ class UidInterningHost final : public Instance {
  public:
   UidInterningHost(World& w, const HostContext& ctx) : Instance(ctx), sim_(w.sim()) {
     const sim::ParamValues& p = ctx.params;
-    allocator_.kind = uidalloc::parse_allocator_kind(p.choice("allocator"));
-    allocator_.prefix_bits = static_cast<int>(p.count("prefix_bits"));
-    allocator_.counter_bits = static_cast<int>(p.count("counter_bits"));
-    allocator_.shift = static_cast<int>(p.count("shift"));
-    allocator_.tries = static_cast<int>(p.count("tries"));
-    allocator_.break_on_success = p.flag("break_on_success");
-    allocator_.hash_bits = static_cast<int>(p.count("hash_bits"));
-    allocator_.collision_check = p.flag("collision_check");
-    allocator_.validate();
+    allocator_ = allocator_config(p);
     workers_ = static_cast<int>(p.count("workers"));
     repeat_fraction_ = p.fraction("repeat_fraction");
     max_attempts_ = static_cast<int>(p.count("max_attempts"));
-    fdb::DatabaseConfig db;
-    db.commit_capacity_per_s = p.rate_per_s("commit_capacity");
-    db.commit_batch_interval = p.duration("commit_batch_interval");
-    db.commit_unknown_probability = p.fraction("commit_unknown_probability");
-    db_ = std::make_unique<fdb::Database>(sim_, db);
+    db_ = std::make_unique<fdb::Database>(sim_, database_config(p));
     strings_ = &sim_.stream(path() + "/strings");
     sim::Labels labels = {{"host", path()}};
     latency_ = &w.metrics().histogram("uid.intern_latency_ns", labels);
@@ -140,17 +106,7 @@ class UidInterningHost final : public Instance {
     for (const auto& [worker, stream] : live_streams_) stream->fold_into(sim_);
   }
 
-  std::vector<Invariant> invariants() override {
-    return {{"uid-interning.unique-and-durable",
-             [this]() -> std::string {
-               uidalloc::CheckReport r = checker_.check(fdb::LatestStoreView(db_->store()));
-               return r.ok() ? "" : r.summary();
-             },
-             /*end_only=*/true},
-            {"uid-interning.acks-unique", [this] { return acks_.error(); }},
-            // Kept at every commit (models/fdb/serializability_check.hpp).
-            {"fdb.serializable", [this] { return db_->serializability_error(); }}};
-  }
+  std::vector<Invariant> invariants() override { return books_.invariants(*db_); }
 
  private:
   friend sim::Process interning_server(UidInterningHost& host, int worker);
@@ -178,8 +134,7 @@ class UidInterningHost final : public Instance {
   int next_worker_ = 0;
   std::map<int, WorkerStream*> live_streams_;  // by worker number: the same order every run
   fdb::InterningResults tally_;
-  uidalloc::InterningChecker checker_;
-  uidalloc::AckUniqueness acks_;
+  InterningBooks books_;
   sim::Histogram* latency_ = nullptr;
 };
 
@@ -205,8 +160,7 @@ sim::Process interning_server(UidInterningHost& host, int worker) {
                                                                host.max_attempts_, host.tally_);
     switch (reply.status) {
       case fdb::InternStatus::acknowledged:
-        host.checker_.acknowledge(str, reply.uid);
-        host.acks_.acknowledge(str, reply.uid);
+        host.books_.acknowledge(str, reply.uid);
         host.latency_->record(host.sim_.now() - started);
         r.complete({true, ""});
         break;

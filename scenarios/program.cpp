@@ -1,5 +1,6 @@
 #include "scenarios/program.hpp"
 
+#include "scenarios/interning_books.hpp"
 #include "scenarios/param_builder.hpp"
 
 namespace skysim::scenarios {
@@ -11,24 +12,42 @@ sim::ParamSpec required(sim::ParamSpec s) {
   s.default_text.reset();
   return s;
 }
+// The client, the allocator's choices (the uid-interning kind's, one declaration), the strings
+// and the retry limit.
+std::vector<sim::ParamSpec> uid_alloc_params() {
+  std::vector<sim::ParamSpec> out = {
+      required(param("client", ParamType::String, "", "", "an fdb client of this program"))};
+  for (sim::ParamSpec& p : allocator_params()) out.push_back(std::move(p));
+  out.push_back(param("repeat_fraction", ParamType::Percent, "", "30%",
+                      "share of requests naming an already-interned string (assumption)", 0,
+                      0.999));
+  out.push_back(param("max_attempts", ParamType::Count, "", "1000",
+                      "transactions tried before giving up (fdb's retry_limit)", 1, 1e9));
+  return out;
+}
+
 }  // namespace
 
 const std::vector<StepType>& step_types() {
   static const std::vector<StepType> types = {
-      {StepKind::kCpu, "cpu",
+      {StepKind::kCpu,
+       "cpu",
        "Go code: the goroutine waits for a P and runs `time` of CPU on it (preempted every "
        "10 ms), so under load it queues behind the other goroutines",
        {param("time", ParamType::Distribution, "duration", "{constant: 20us}",
               "CPU the code needs per run of the step")}},
-      {StepKind::kSleep, "sleep",
+      {StepKind::kSleep,
+       "sleep",
        "time.Sleep: the goroutine parks without a P or a thread for `time`",
        {param("time", ParamType::Distribution, "duration", "{constant: 1ms}",
               "how long it sleeps")}},
-      {StepKind::kAlloc, "alloc",
+      {StepKind::kAlloc,
+       "alloc",
        "allocates `bytes` of objects the handler keeps reachable until it returns (its GC "
        "assists are paid during a mark, as Go's allocator does)",
        {param("bytes", ParamType::Size, "bytes", "4KiB", "heap the request holds", 0, 1e12)}},
-      {StepKind::kCall, "call",
+      {StepKind::kCall,
+       "call",
        "a request through a named client (net/http-style: an idle connection of the pool or a "
        "new dial through the host's TCP stack; the connection goes back to the pool if it has "
        "room, else it is closed and leaves TIME_WAIT); fails the handler on an error unless "
@@ -44,14 +63,14 @@ const std::vector<StepType>& step_types() {
               "(the host's log policy, as the `log` step)",
               std::nullopt, std::nullopt,
               {"fail", "continue", "log_and_fail", "log_and_continue"})}},
-      {StepKind::kCacheGet, "cache_get",
+      {StepKind::kCacheGet,
+       "cache_get",
        "mc.Get(key) through a gomemcache client, key drawn uniformly among `keys`; on "
        "ErrCacheMiss the `on_miss` steps run and, if they succeed and `fill` is on, "
        "mc.Set(key) stores `value_bytes` (the read-through of domain.md §1.2)",
        {required(param("client", ParamType::String, "", "", "a gomemcache client of this program")),
         param("keys", ParamType::Count, "keys", "100k", "the key space (uniform)", 1, 1e9),
-        param("value_bytes", ParamType::Size, "bytes", "1KiB", "item size a fill stores", 0,
-              1e6),
+        param("value_bytes", ParamType::Size, "bytes", "1KiB", "item size a fill stores", 0, 1e6),
         param("fill", ParamType::Bool, "", "true", "mc.Set after a miss the on_miss steps served"),
         param("on_error", ParamType::Enum, "", "miss",
               "an error other than a miss (timeout, dial error, EOF): miss (fall back to "
@@ -59,7 +78,8 @@ const std::vector<StepType>& step_types() {
               "or fail (return it)",
               std::nullopt, std::nullopt, {"miss", "log_and_miss", "fail"})},
        "on_miss"},
-      {StepKind::kCacheSet, "cache_set",
+      {StepKind::kCacheSet,
+       "cache_set",
        "mc.Set(key) of `value_bytes` through a gomemcache client, key drawn uniformly among "
        "`keys`; an error fails the handler unless on_error is continue",
        {required(param("client", ParamType::String, "", "", "a gomemcache client of this program")),
@@ -67,7 +87,8 @@ const std::vector<StepType>& step_types() {
         param("value_bytes", ParamType::Size, "bytes", "1KiB", "item size", 0, 1e6),
         param("on_error", ParamType::Enum, "", "fail", "fail or continue", std::nullopt,
               std::nullopt, {"fail", "continue"})}},
-      {StepKind::kErrgroup, "errgroup",
+      {StepKind::kErrgroup,
+       "errgroup",
        "golang.org/x/sync/errgroup: `tasks` goroutines each run the `do` steps, at most "
        "`limit` at once (SetLimit; -1 = none, as the zero Group), then Wait returns the first "
        "error",
@@ -79,12 +100,43 @@ const std::vector<StepType>& step_types() {
               "of that many items, as a source's request_size draws it)",
               std::nullopt, std::nullopt, {"tasks", "request_size"})},
        "do"},
-      {StepKind::kLog, "log",
+      {StepKind::kSemaphore,
+       "semaphore",
+       "golang.org/x/sync/semaphore.Weighted, one per step and process, shared by every "
+       "request: Acquire(ctx, 1) waits in FIFO order while `limit` holders run, the `do` "
+       "steps run, then Release(1) (a killed goroutine's unit goes back too)",
+       {required(param("limit", ParamType::Count, "holders", "",
+                       "NewWeighted(limit): how many run the body at once", 1, 1e9))},
+       "do"},
+      {StepKind::kUidAlloc, "uid_alloc",
+       "interns the request's string into a uint64 UID through an fdb client: db.Transact "
+       "runs one transaction that reads s/<str> and, if absent, allocates a UID with the "
+       "chosen allocator (components/uidalloc) and writes both directions; onError retries it "
+       "(backoff, a fresh read version) up to max_attempts. The string is new, or with "
+       "probability repeat_fraction one this step interned before. Errors: collision, "
+       "exhausted, gave_up, fdb_unavailable",
+       uid_alloc_params()},
+      {StepKind::kFdbTxn,
+       "fdb_txn",
+       "db.Transact through an fdb client: Get `reads` keys one after the other (each "
+       "MustGet before the next), Set `writes` keys of `value_bytes`, commit; keys drawn "
+       "uniformly among `keys`, so a small key space conflicts (not_committed) and onError "
+       "retries, up to max_attempts. Errors: gave_up, fdb_unavailable",
+       {required(param("client", ParamType::String, "", "", "an fdb client of this program")),
+        param("keys", ParamType::Count, "keys", "100k", "the key space (uniform)", 1, 1e9),
+        param("reads", ParamType::Count, "keys", "1", "keys read per attempt", 0, 1e4),
+        param("writes", ParamType::Count, "keys", "1", "keys written per attempt", 0, 1e4),
+        param("value_bytes", ParamType::Size, "bytes", "100", "size of each written value", 0, 1e5),
+        param("max_attempts", ParamType::Count, "", "1000",
+              "transactions tried before giving up (fdb's retry_limit)", 1, 1e9)}},
+      {StepKind::kLog,
+       "log",
        "log.Error of `lines` lines through the host's log policy: each written line is one "
        "write(2) on the process's stderr pipe, serialised by Go's fd write lock, which blocks "
        "(holding its M) while the pipe is full (models/logsink)",
        {param("lines", ParamType::Count, "lines", "1", "lines per run of the step", 1, 1e6)}},
-      {StepKind::kFail, "fail",
+      {StepKind::kFail,
+       "fail",
        "returns an error with probability `probability` (a dependency's failure the model "
        "does not simulate, or an injected fault)",
        {param("probability", ParamType::Percent, "", "100%", "chance the step fails", 0, 1),
@@ -129,8 +181,9 @@ std::vector<sim::ParamSpec> client_params() {
             "to a memcached service (models/memcached Client: max_idle per server, timeout 0 = "
             "gomemcache's DefaultTimeout 500 ms), used by cache_get / cache_set. Against a "
             "scylla target set rtt: 0: the cluster model's client_rtt already holds the round "
-            "trip",
-            std::nullopt, std::nullopt, {"net_http", "gocql", "gomemcache"}),
+            "trip; fdb: the FoundationDB client library to an fdb service, used by uid_alloc "
+            "and fdb_txn (the cluster model's latencies hold the round trips)",
+            std::nullopt, std::nullopt, {"net_http", "gocql", "gomemcache", "fdb"}),
       param("local", ParamType::Bool, "", "false",
             "the target runs beside this host as a sidecar (host i talks to host i of the "
             "target, over loopback 127.0.0.1, so tcp_tw_reuse 2 applies); the two services "
@@ -148,8 +201,7 @@ std::vector<sim::ParamSpec> client_params() {
             "dialer fixed_source: IP_BIND_ADDRESS_NO_PORT, the port chosen at connect under the "
             "4-tuple rule (domain.md §2.3)"),
       param("conns_per_host", ParamType::Count, "connections", "2",
-            "driver gocql: connections per host (gocql ClusterConfig.NumConns default 2)", 1,
-            1e4),
+            "driver gocql: connections per host (gocql ClusterConfig.NumConns default 2)", 1, 1e4),
   };
 }
 

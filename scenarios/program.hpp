@@ -26,7 +26,20 @@
 
 namespace skysim::scenarios {
 
-enum class StepKind { kCpu, kSleep, kAlloc, kCall, kCacheGet, kCacheSet, kErrgroup, kLog, kFail };
+enum class StepKind {
+  kCpu,
+  kSleep,
+  kAlloc,
+  kCall,
+  kCacheGet,
+  kCacheSet,
+  kErrgroup,
+  kSemaphore,
+  kUidAlloc,
+  kFdbTxn,
+  kLog,
+  kFail
+};
 
 struct StepType {
   StepKind kind;
@@ -45,7 +58,7 @@ std::vector<std::string> step_type_names();
 struct Step {
   StepKind kind = StepKind::kCpu;
   sim::ParamValues params;
-  std::vector<Step> body;  // errgroup's `do`, cache_get's `on_miss`
+  std::vector<Step> body;  // errgroup's and semaphore's `do`, cache_get's `on_miss`
   std::string where;       // file:line:column, for messages at run time
   std::string path;        // its --set path: "datacenters.east.services.api.program.handlers.get.0"
 };

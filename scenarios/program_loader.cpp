@@ -182,8 +182,41 @@ void for_each_call(const std::vector<Step>& steps, const std::function<void(cons
   });
 }
 
-// A gomemcache client reaches a memcached service and serves cache steps only; the other
-// drivers carry Requests and serve call steps only.
+// A client's protocol decides what it reaches and which steps use it: a gomemcache client a
+// memcached service (cache_get, cache_set), an fdb client an fdb service (uid_alloc, fdb_txn);
+// net_http and gocql carry Requests to any other kind (call).
+struct Protocol {
+  const char* driver;  // "" = net_http or gocql
+  const char* target_kind;
+  const char* steps;  // as a message names them
+};
+constexpr Protocol kMemcache{"gomemcache", "memcached", "cache_get or cache_set"};
+constexpr Protocol kFdb{"fdb", "fdb", "uid_alloc or fdb_txn"};
+constexpr Protocol kRequests{"", "", "call"};
+
+const Protocol& protocol_of_driver(const std::string& driver) {
+  if (driver == kMemcache.driver) return kMemcache;
+  if (driver == kFdb.driver) return kFdb;
+  return kRequests;
+}
+const Protocol& protocol_of_kind(const std::string& kind) {
+  if (kind == kMemcache.target_kind) return kMemcache;
+  if (kind == kFdb.target_kind) return kFdb;
+  return kRequests;
+}
+const Protocol& protocol_of_step(StepKind k) {
+  if (k == StepKind::kCacheGet || k == StepKind::kCacheSet) return kMemcache;
+  if (k == StepKind::kUidAlloc || k == StepKind::kFdbTxn) return kFdb;
+  return kRequests;
+}
+// "a gomemcache", "an fdb" (said eff-dee-bee).
+std::string with_article(const std::string& name) {
+  return (name.front() == 'f' ? "an " : "a ") + name;
+}
+std::string driver_text(const Protocol& p) {
+  return *p.driver ? std::string("driver: ") + p.driver : "driver: net_http or gocql";
+}
+
 void check_drivers(Checker& c, const std::map<std::string, ServiceEntry>& services) {
   for (const auto& [key, entry] : services) {
     if (!entry.program) continue;
@@ -198,30 +231,34 @@ void check_drivers(Checker& c, const std::map<std::string, ServiceEntry>& servic
                  std::to_string(entry.hosts),
              "as many hosts in both services"});
       }
-      const bool memcache = cl.params.choice("driver") == "gomemcache";
-      if (memcache != (t.kind->name == "memcached")) {
+      const Protocol& speaks = protocol_of_driver(cl.params.choice("driver"));
+      const Protocol& needs = protocol_of_kind(t.kind->name);
+      if (&speaks != &needs) {
         c.diagnostics.push_back(
             {cl.where, join(cl.path, "target"),
-             memcache ? "a gomemcache client needs a memcached service, not '" +
-                            cl.target_service + "' (" + t.kind->name + ")"
-                      : "'" + cl.target_service + "' is a memcached service: its client needs "
-                            "driver: gomemcache",
-             memcache ? "a service of kind memcached" : "driver: gomemcache"});
+             *speaks.driver ? with_article(speaks.driver) + " client needs " +
+                                  with_article(speaks.target_kind) + " service, not '" +
+                                  cl.target_service + "' (" + t.kind->name + ")"
+                            : "'" + cl.target_service + "' is " + with_article(needs.target_kind) +
+                                  " service: its client needs " + driver_text(needs),
+             *speaks.driver ? std::string("a service of kind ") + speaks.target_kind
+                            : driver_text(needs)});
       }
     }
     for (const auto& [handler, steps] : entry.program->handlers) {
       for_each_client_step(steps, [&](const Step& s) {
         const ClientSpec* cl = entry.program->client(s.params.string("client"));
         if (!cl || !cl->params.has("driver")) return;
-        const bool memcache = cl->params.choice("driver") == "gomemcache";
-        const bool cache_step = s.kind == StepKind::kCacheGet || s.kind == StepKind::kCacheSet;
-        if (memcache != cache_step) {
+        const Protocol& client = protocol_of_driver(cl->params.choice("driver"));
+        const Protocol& step = protocol_of_step(s.kind);
+        if (&client != &step) {
           c.diagnostics.push_back(
               {s.where, join(s.path, "client"),
-               cache_step ? "client '" + cl->name + "' is not a gomemcache client"
-                          : "client '" + cl->name + "' is a gomemcache client: use cache_get "
-                                                    "or cache_set",
-               cache_step ? "a client with driver: gomemcache" : "a net_http or gocql client"});
+               *step.driver
+                   ? "client '" + cl->name + "' is not " + with_article(step.driver) + " client"
+                   : "client '" + cl->name + "' is " + with_article(client.driver) +
+                         " client: use " + client.steps,
+               *step.driver ? "a client with " + driver_text(step) : "a net_http or gocql client"});
         }
       });
     }
