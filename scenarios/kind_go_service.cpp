@@ -546,9 +546,13 @@ class GoService final : public Instance {
     if (!go_.alive()) throw sim::Cancelled{};
   }
 
+  // A step with locals that live across a suspension is a coroutine of its own, so a parked
+  // goroutine's frames hold only the step it is parked in: a 1-minute overload parks ~875,000
+  // goroutines on a semaphore (docs/uid-interning.md, "As a composition").
   sim::Task<Response> run(const std::vector<Step>& steps, std::shared_ptr<RequestState> state) {
     for (const Step& s : steps) {
       still_running();
+      Response r;
       switch (s.kind) {
         case StepKind::kCpu:
           co_await go_.cpu(s.params.distribution("time").sample_duration(rng_));
@@ -556,130 +560,136 @@ class GoService final : public Instance {
         case StepKind::kSleep:
           co_await sim::sleep(s.params.distribution("time").sample_duration(rng_));
           break;
-        case StepKind::kAlloc: {
-          const std::int64_t bytes = s.params.size_bytes("bytes");
-          co_await go_.alloc_live(bytes);
-          state->live_bytes += bytes;
+        case StepKind::kAlloc:
+          co_await go_.alloc_live(s.params.size_bytes("bytes"));
+          state->live_bytes += s.params.size_bytes("bytes");
           break;
-        }
-        case StepKind::kCall: {
-          const std::int64_t size =
-              s.params.size_bytes("size") > 0 ? s.params.size_bytes("size") : state->size_bytes;
-          Response r = co_await client(s.params.string("client"))
-                           .call(s.params.string("endpoint"), size, owner_);
-          if (!r.ok) {
-            call_error(s.params.string("client"), r.error).add();
-            const std::string& policy = s.params.choice("on_error");
-            if (policy.starts_with("log_and_")) co_await logger_.error();
-            if (policy.ends_with("fail")) co_return r;
-          }
+        case StepKind::kCall:
+          r = co_await call_step(s, *state);
           break;
-        }
-        case StepKind::kCacheGet: {
-          MemcacheClient& mc = memcache(s.params.string("client"));
-          const std::string key = "k" + std::to_string(rng_.uniform_int(0, s.params.count("keys") - 1));
-          memcached::McResult got = co_await mc.client->get(key);
-          if (got.ok()) {
-            ++mc.hits;
-            break;
-          }
-          if (got.status != memcached::McStatus::kCacheMiss) {
-            if (mc.first_error.empty()) {
-              mc.first_error = got.error_text();
-              mc.first_error_at = sim_.now();
-            }
-            const std::string reason = memcache_error(got.status);
-            call_error(s.params.string("client"), reason).add();
-            const std::string& policy = s.params.choice("on_error");
-            if (policy == "fail") co_return Response{false, reason};
-            if (policy == "log_and_miss") co_await logger_.error();
-          }
-          ++mc.misses;
-          Response served = co_await run(s.body, state);
-          if (!served.ok) co_return served;
-          still_running();
-          if (s.params.flag("fill")) {
-            memcached::McItem item;
-            item.value_bytes = static_cast<std::uint32_t>(s.params.size_bytes("value_bytes"));
-            memcached::McResult set = co_await mc.client->set(key, item);
-            if (!set.ok()) {
-              call_error(s.params.string("client"),
-                         memcache_error(set.status)).add();
-            }
-          }
+        case StepKind::kCacheGet:
+          r = co_await cache_get_step(s, state);
           break;
-        }
-        case StepKind::kCacheSet: {
-          const std::string key = "k" + std::to_string(rng_.uniform_int(0, s.params.count("keys") - 1));
-          memcached::McItem item;
-          item.value_bytes = static_cast<std::uint32_t>(s.params.size_bytes("value_bytes"));
-          memcached::McResult set = co_await memcache(s.params.string("client")).client->set(key, item);
-          if (!set.ok()) {
-            const std::string reason = memcache_error(set.status);
-            call_error(s.params.string("client"), reason).add();
-            if (s.params.choice("on_error") == "fail") co_return Response{false, reason};
-          }
+        case StepKind::kCacheSet:
+          r = co_await cache_set_step(s);
           break;
-        }
-        case StepKind::kErrgroup: {
-          errgroup::Group group(sim_, [this](sim::Task<> body) {
-            still_running();
-            go_.go(std::move(body));
-          });
-          group.set_limit(s.params.integer("limit"));
-          const std::vector<Step>& body = s.body;
-          const std::int64_t tasks = s.params.choice("tasks_from") == "request_size"
-                                         ? state->size_bytes
-                                         : s.params.count("tasks");
-          for (std::int64_t i = 0; i < tasks; ++i) {
-            auto task = [this, &body, state]() -> sim::Task<errgroup::Error> {
-              return run_as_task(body, state);
-            };
-            co_await group.go(task);
-          }
-          errgroup::Error err = co_await group.wait();
-          if (err) co_return Response{false, err.text()};
+        case StepKind::kErrgroup:
+          r = co_await errgroup_step(s, state);
           break;
-        }
-        case StepKind::kSemaphore: {
-          sim::Semaphore& sem = *semaphores_.at(s.path);
-          co_await sem.acquire(1);
-          sim::OnUnwind give_back(sim_, [&sem] { sem.release(1); });
-          Response served = co_await run(s.body, state);
-          give_back.dismiss();
-          sem.release(1);
-          if (!served.ok) co_return served;
+        case StepKind::kSemaphore:
+          r = co_await semaphore_step(s, state);
           break;
-        }
-        case StepKind::kUidAlloc: {
-          FdbClient& c = fdb_client(s.params.string("client"));
-          Response r = co_await intern(c, interners_.at(s.path), s);
-          if (!r.ok) {
-            call_error(c.name, r.error).add();
-            co_return r;
-          }
+        case StepKind::kUidAlloc:
+          r = co_await intern(fdb_client(s.params.string("client")), interners_.at(s.path), s);
+          if (!r.ok) call_error(s.params.string("client"), r.error).add();
           break;
-        }
-        case StepKind::kFdbTxn: {
-          FdbClient& c = fdb_client(s.params.string("client"));
-          Response r = co_await transact(c, s);
-          if (!r.ok) {
-            call_error(c.name, r.error).add();
-            co_return r;
-          }
+        case StepKind::kFdbTxn:
+          r = co_await transact(fdb_client(s.params.string("client")), s);
+          if (!r.ok) call_error(s.params.string("client"), r.error).add();
           break;
-        }
         case StepKind::kLog:
           for (std::int64_t i = 0; i < s.params.count("lines"); ++i) co_await logger_.error();
           break;
         case StepKind::kFail:
           if (rng_.uniform01() < s.params.fraction("probability")) {
-            co_return Response{false, s.params.string("reason")};
+            r = Response{false, s.params.string("reason")};
           }
           break;
       }
+      if (!r.ok) co_return r;
     }
     co_return Response{};
+  }
+
+  // The error a step returns to its handler; an error it only counts is Response{}.
+  sim::Task<Response> call_step(const Step& s, const RequestState& state) {
+    const std::int64_t size =
+        s.params.size_bytes("size") > 0 ? s.params.size_bytes("size") : state.size_bytes;
+    Response r =
+        co_await client(s.params.string("client")).call(s.params.string("endpoint"), size, owner_);
+    if (!r.ok) {
+      call_error(s.params.string("client"), r.error).add();
+      const std::string& policy = s.params.choice("on_error");
+      if (policy.starts_with("log_and_")) co_await logger_.error();
+      if (policy.ends_with("fail")) co_return r;
+    }
+    co_return Response{};
+  }
+
+  sim::Task<Response> cache_get_step(const Step& s, std::shared_ptr<RequestState> state) {
+    MemcacheClient& mc = memcache(s.params.string("client"));
+    const std::string key = "k" + std::to_string(rng_.uniform_int(0, s.params.count("keys") - 1));
+    memcached::McResult got = co_await mc.client->get(key);
+    if (got.ok()) {
+      ++mc.hits;
+      co_return Response{};
+    }
+    if (got.status != memcached::McStatus::kCacheMiss) {
+      if (mc.first_error.empty()) {
+        mc.first_error = got.error_text();
+        mc.first_error_at = sim_.now();
+      }
+      const std::string reason = memcache_error(got.status);
+      call_error(s.params.string("client"), reason).add();
+      const std::string& policy = s.params.choice("on_error");
+      if (policy == "fail") co_return Response{false, reason};
+      if (policy == "log_and_miss") co_await logger_.error();
+    }
+    ++mc.misses;
+    Response served = co_await run(s.body, state);
+    if (!served.ok) co_return served;
+    still_running();
+    if (s.params.flag("fill")) {
+      memcached::McItem item;
+      item.value_bytes = static_cast<std::uint32_t>(s.params.size_bytes("value_bytes"));
+      memcached::McResult set = co_await mc.client->set(key, item);
+      if (!set.ok()) call_error(s.params.string("client"), memcache_error(set.status)).add();
+    }
+    co_return Response{};
+  }
+
+  sim::Task<Response> cache_set_step(const Step& s) {
+    const std::string key = "k" + std::to_string(rng_.uniform_int(0, s.params.count("keys") - 1));
+    memcached::McItem item;
+    item.value_bytes = static_cast<std::uint32_t>(s.params.size_bytes("value_bytes"));
+    memcached::McResult set = co_await memcache(s.params.string("client")).client->set(key, item);
+    if (!set.ok()) {
+      const std::string reason = memcache_error(set.status);
+      call_error(s.params.string("client"), reason).add();
+      if (s.params.choice("on_error") == "fail") co_return Response{false, reason};
+    }
+    co_return Response{};
+  }
+
+  sim::Task<Response> errgroup_step(const Step& s, std::shared_ptr<RequestState> state) {
+    errgroup::Group group(sim_, [this](sim::Task<> body) {
+      still_running();
+      go_.go(std::move(body));
+    });
+    group.set_limit(s.params.integer("limit"));
+    const std::vector<Step>& body = s.body;
+    const std::int64_t tasks = s.params.choice("tasks_from") == "request_size"
+                                   ? state->size_bytes
+                                   : s.params.count("tasks");
+    for (std::int64_t i = 0; i < tasks; ++i) {
+      auto task = [this, &body, state]() -> sim::Task<errgroup::Error> {
+        return run_as_task(body, state);
+      };
+      co_await group.go(task);
+    }
+    errgroup::Error err = co_await group.wait();
+    if (err) co_return Response{false, err.text()};
+    co_return Response{};
+  }
+
+  sim::Task<Response> semaphore_step(const Step& s, std::shared_ptr<RequestState> state) {
+    sim::Semaphore& sem = *semaphores_.at(s.path);
+    co_await sem.acquire(1);
+    sim::OnUnwind give_back(sim_, [&sem] { sem.release(1); });
+    Response served = co_await run(s.body, std::move(state));
+    give_back.dismiss();
+    sem.release(1);
+    co_return served;
   }
 
   // uid_alloc: db.Transact of one interning, retried by onError (models/fdb interning_workload).
