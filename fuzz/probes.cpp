@@ -22,9 +22,9 @@ const std::vector<ProbeSpec>& probe_specs() {
       {"gc pause", "gc-pause knob sampled and queue.pause_stalled > 0 (service stopped)",
        "gc-pause", "queue-server", "queue.pause_stalled"},
       {"commit unknown", "commit-unknown knob sampled and uid.commit_unknown_results > 0",
-       "commit-unknown", "uid-interning", "uid.commit_unknown_results"},
-      {"oom kill", "oom knob sampled and go.oom_kills > 0 (RSS over the lowered limit)",
-       "oom", "dataplane", "go.oom_kills"},
+       "commit-unknown", "uid-interning,fdb", "uid.commit_unknown_results"},
+      {"oom kill", "oom knob sampled and go.oom_kills > 0 (RSS over the lowered limit)", "oom",
+       "dataplane", "go.oom_kills"},
       {"memcached restart",
        "memcached-restart knob sampled, memcached.restarts > 0 and memcached.cache_errors > 0",
        "memcached-restart", "dataplane", "memcached.restarts"},
@@ -34,8 +34,8 @@ const std::vector<ProbeSpec>& probe_specs() {
        "scylla-down knob sampled and scylla.degraded > 0 (ops served by fewer than RF replicas)",
        "scylla-down", "fanout", "scylla.degraded"},
       {"scylla unavailable",
-       "scylla.unavailable > 0 (an op found fewer live replicas than CL and waited)",
-       "scylla-down", "fanout", "scylla.unavailable"},
+       "scylla.unavailable > 0 (an op found fewer live replicas than CL and waited)", "scylla-down",
+       "fanout", "scylla.unavailable"},
   };
   return specs;
 }
@@ -66,8 +66,15 @@ bool caused_by_faults(const ProbeSpec& spec, const analysis::Json& run,
 }
 
 bool probe_applies(const ProbeSpec& spec, const Perturbation& p) {
-  if (!spec.kind.empty() && std::find(p.kinds.begin(), p.kinds.end(), spec.kind) == p.kinds.end()) {
-    return false;
+  if (!spec.kind.empty()) {
+    bool has_one = false;
+    for (std::size_t at = 0; at <= spec.kind.size();) {
+      const std::size_t comma = std::min(spec.kind.find(',', at), spec.kind.size());
+      const std::string kind = spec.kind.substr(at, comma - at);
+      has_one = has_one || std::find(p.kinds.begin(), p.kinds.end(), kind) != p.kinds.end();
+      at = comma + 1;
+    }
+    if (!has_one) return false;
   }
   if (spec.knob.empty()) return true;
   return std::any_of(p.swarm.begin(), p.swarm.end(), [&](const std::string& s) {

@@ -16,7 +16,8 @@ struct ProbeSpec {
   // The swarm knob the probe belongs to, or a prefix of it ("flip:"); "" = none. A campaign
   // whose bases cannot draw that knob (no service has the hook) does not expect the probe.
   std::string knob;
-  // The service kind whose state the probe reads ("" = any): judged only if a base has one.
+  // The service kinds whose state the probe reads, comma-separated ("" = any): judged only if
+  // a base has one of them.
   std::string kind;
   // The counter the fault must raise: the probe counts only when the run's total exceeds the
   // same seed's run without the sampled faults (its baseline), never because the base

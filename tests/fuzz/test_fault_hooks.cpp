@@ -213,6 +213,16 @@ TEST_CASE("a probe is expected only of bases that can reach it") {
   CHECK(applies["delay spike"] == P{true, false});
   CHECK(applies["gc pause"] == P{true, false});
   CHECK(applies["commit unknown"] == P{false, true});
+  // An fdb service is a cluster too: its composed interning base draws the 1021 window, and
+  // the probe expects it.
+  auto composed = fuzz::draw_perturbation(load("scenarios/fuzz/interning-composed.yaml"), 2);
+  for (const auto& spec : fuzz::probe_specs()) {
+    if (spec.name == "commit unknown") CHECK(fuzz::probe_applies(spec, composed));
+  }
+  const bool knob_drawn =
+      std::any_of(composed.swarm.begin(), composed.swarm.end(),
+                  [](const std::string& k) { return k.starts_with("commit-unknown="); });
+  CHECK(knob_drawn);
 }
 
 TEST_CASE("the data-plane and Scylla fault kinds are drawn only on bases with their hooks") {
