@@ -546,57 +546,71 @@ class GoService final : public Instance {
     if (!go_.alive()) throw sim::Cancelled{};
   }
 
-  // A step with locals that live across a suspension is a coroutine of its own, so a parked
-  // goroutine's frames hold only the step it is parked in: a 1-minute overload parks ~875,000
-  // goroutines on a semaphore (docs/uid-interning.md, "As a composition").
+  // The handler's steps in order. Each step is a coroutine of its own, started by step(), so
+  // a parked goroutine's frames hold only the step it is parked in, and this loop's frame
+  // holds one awaiter: a 1-minute overload parks ~875,000 goroutines on a semaphore
+  // (docs/uid-interning.md, "As a composition"; one frame with every step's awaiters was
+  // 1,088 bytes).
   sim::Task<Response> run(const std::vector<Step>& steps, std::shared_ptr<RequestState> state) {
     for (const Step& s : steps) {
       still_running();
-      Response r;
-      switch (s.kind) {
-        case StepKind::kCpu:
-          co_await go_.cpu(s.params.distribution("time").sample_duration(rng_));
-          break;
-        case StepKind::kSleep:
-          co_await sim::sleep(s.params.distribution("time").sample_duration(rng_));
-          break;
-        case StepKind::kAlloc:
-          co_await go_.alloc_live(s.params.size_bytes("bytes"));
-          state->live_bytes += s.params.size_bytes("bytes");
-          break;
-        case StepKind::kCall:
-          r = co_await call_step(s, *state);
-          break;
-        case StepKind::kCacheGet:
-          r = co_await cache_get_step(s, state);
-          break;
-        case StepKind::kCacheSet:
-          r = co_await cache_set_step(s);
-          break;
-        case StepKind::kErrgroup:
-          r = co_await errgroup_step(s, state);
-          break;
-        case StepKind::kSemaphore:
-          r = co_await semaphore_step(s, state);
-          break;
-        case StepKind::kUidAlloc:
-          r = co_await intern(fdb_client(s.params.string("client")), interners_.at(s.path), s);
-          if (!r.ok) call_error(s.params.string("client"), r.error).add();
-          break;
-        case StepKind::kFdbTxn:
-          r = co_await transact(fdb_client(s.params.string("client")), s);
-          if (!r.ok) call_error(s.params.string("client"), r.error).add();
-          break;
-        case StepKind::kLog:
-          for (std::int64_t i = 0; i < s.params.count("lines"); ++i) co_await logger_.error();
-          break;
-        case StepKind::kFail:
-          if (rng_.uniform01() < s.params.fraction("probability")) {
-            r = Response{false, s.params.string("reason")};
-          }
-          break;
-      }
+      Response r = co_await step(s, state);
       if (!r.ok) co_return r;
+    }
+    co_return Response{};
+  }
+
+  // Not a coroutine: it picks the step's coroutine, which starts when run() awaits it.
+  sim::Task<Response> step(const Step& s, const std::shared_ptr<RequestState>& state) {
+    switch (s.kind) {
+      case StepKind::kCpu:
+        return cpu_step(s.params.distribution("time").sample_duration(rng_));
+      case StepKind::kSleep:
+        return sleep_step(s.params.distribution("time").sample_duration(rng_));
+      case StepKind::kAlloc:
+        return alloc_step(s.params.size_bytes("bytes"), *state);
+      case StepKind::kCall:
+        return call_step(s, *state);
+      case StepKind::kCacheGet:
+        return cache_get_step(s, state);
+      case StepKind::kCacheSet:
+        return cache_set_step(s);
+      case StepKind::kErrgroup:
+        return errgroup_step(s, state);
+      case StepKind::kSemaphore:
+        return semaphore_step(s, state);
+      case StepKind::kUidAlloc:
+        return intern(fdb_client(s.params.string("client")), interners_.at(s.path), s);
+      case StepKind::kFdbTxn:
+        return transact(fdb_client(s.params.string("client")), s);
+      case StepKind::kLog:
+        return log_step(s.params.count("lines"));
+      case StepKind::kFail:
+        return fail_step(s);
+    }
+    throw std::logic_error("go-service " + path() + ": a step of no known kind");
+  }
+
+  sim::Task<Response> cpu_step(sim::Duration time) {
+    co_await go_.cpu(time);
+    co_return Response{};
+  }
+  sim::Task<Response> sleep_step(sim::Duration time) {
+    co_await sim::sleep(time);
+    co_return Response{};
+  }
+  sim::Task<Response> alloc_step(std::int64_t bytes, RequestState& state) {
+    co_await go_.alloc_live(bytes);
+    state.live_bytes += bytes;
+    co_return Response{};
+  }
+  sim::Task<Response> log_step(std::int64_t lines) {
+    for (std::int64_t i = 0; i < lines; ++i) co_await logger_.error();
+    co_return Response{};
+  }
+  sim::Task<Response> fail_step(const Step& s) {
+    if (rng_.uniform01() < s.params.fraction("probability")) {
+      co_return Response{false, s.params.string("reason")};
     }
     co_return Response{};
   }
@@ -692,9 +706,15 @@ class GoService final : public Instance {
     co_return served;
   }
 
+  // An fdb step's error, counted in call.errors.
+  Response fdb_error(const FdbClient& c, const std::string& error) {
+    call_error(c.name, error).add();
+    return Response{false, error};
+  }
+
   // uid_alloc: db.Transact of one interning, retried by onError (models/fdb interning_workload).
   sim::Task<Response> intern(FdbClient& c, Interner& in, const Step& s) {
-    if (!c.cluster->available()) co_return Response{false, "fdb_unavailable"};
+    if (!c.cluster->available()) co_return fdb_error(c, "fdb_unavailable");
     const std::string str = in.next_string();
     const sim::Time began = sim_.now();
     fdb::InternReply reply = co_await fdb::intern_with_retries(
@@ -706,19 +726,19 @@ class GoService final : public Instance {
         c.intern_latency->record(sim_.now() - began);
         co_return Response{};
       case fdb::InternStatus::collision:
-        co_return Response{false, "collision"};
+        co_return fdb_error(c, "collision");
       case fdb::InternStatus::allocation_failed:
-        co_return Response{false, "exhausted"};
+        co_return fdb_error(c, "exhausted");
       case fdb::InternStatus::gave_up:
         break;
     }
-    co_return Response{false, "gave_up"};
+    co_return fdb_error(c, "gave_up");
   }
 
   // fdb_txn: db.Transact(func(tr) { Get each read key; Set each written one }), retried by
   // onError (backoff, a fresh read version) until it commits or max_attempts have failed.
   sim::Task<Response> transact(FdbClient& c, const Step& s) {
-    if (!c.cluster->available()) co_return Response{false, "fdb_unavailable"};
+    if (!c.cluster->available()) co_return fdb_error(c, "fdb_unavailable");
     const std::int64_t keys = s.params.count("keys");
     const std::string value(static_cast<std::size_t>(s.params.size_bytes("value_bytes")), 'v');
     auto key = [this, keys] { return "k/" + std::to_string(rng_.uniform_int(0, keys - 1)); };
@@ -733,7 +753,7 @@ class GoService final : public Instance {
       } catch (const fdb::Error& e) {
         error = e;
       }
-      if (attempt >= s.params.count("max_attempts")) co_return Response{false, "gave_up"};
+      if (attempt >= s.params.count("max_attempts")) co_return fdb_error(c, "gave_up");
       co_await tr.on_error(*error);  // rethrows what is not retryable: a model bug
       still_running();
     }
