@@ -131,6 +131,20 @@ void read_clients(Checker& c, const YAML::Node& n, const std::string& path, Prog
       }
     }
     read_values(c, client_params(), it->second, cl.path, it->second, cl.params, {"target"});
+    // The FoundationDB client library keeps its own connections: no pool, dialer or round trip
+    // of the host's applies, so a key that sets one would be silently ignored.
+    if (cl.params.has("driver") && cl.params.choice("driver") == "fdb") {
+      for (auto key = it->second.begin(); key != it->second.end(); ++key) {
+        if (!key->first.IsScalar()) continue;
+        const std::string& k = key->first.Scalar();
+        if (k == "target" || k == "driver") continue;
+        c.error(key->first, join(cl.path, k),
+                "'" + k +
+                    "' does not apply to an fdb client (the client library keeps its own "
+                    "connections; the cluster model's latencies hold the round trips)",
+                "target and driver: fdb only");
+      }
+    }
     program.clients.push_back(std::move(cl));
   }
 }

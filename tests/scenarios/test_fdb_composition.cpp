@@ -79,6 +79,12 @@ TEST_CASE("fdb composition: wiring errors name the file:line and what is expecte
   CHECK_THAT(
       errors_of(replace(ok, "uid_alloc: {client: db}", "call: {client: db, endpoint: serve}")),
       Catch::Contains("client 'db' is an fdb client: use uid_alloc or fdb_txn"));
+  CHECK_THAT(
+      errors_of(replace(ok, "{target: db, driver: fdb}", "{target: db, driver: fdb, rtt: 1ms}")),
+      Catch::Contains("t.yaml:"));
+  CHECK_THAT(
+      errors_of(replace(ok, "{target: db, driver: fdb}", "{target: db, driver: fdb, rtt: 1ms}")),
+      Catch::Contains("'rtt' does not apply to an fdb client"));
   CHECK_THAT(errors_of(replace(ok, "kind: fdb", "kind: fdb\n        hosts: 2")),
              Catch::Contains("an fdb service is one cluster"));
   // Checked when the scenario is validated, not when the run builds the allocator.
