@@ -66,16 +66,11 @@ bool caused_by_faults(const ProbeSpec& spec, const analysis::Json& run,
 }
 
 bool probe_applies(const ProbeSpec& spec, const Perturbation& p) {
-  if (!spec.kind.empty()) {
-    bool has_one = false;
-    for (std::size_t at = 0; at <= spec.kind.size();) {
-      const std::size_t comma = std::min(spec.kind.find(',', at), spec.kind.size());
-      const std::string kind = spec.kind.substr(at, comma - at);
-      has_one = has_one || std::find(p.kinds.begin(), p.kinds.end(), kind) != p.kinds.end();
-      at = comma + 1;
-    }
-    if (!has_one) return false;
-  }
+  const std::string listed = "," + spec.kind + ",";
+  auto named = [&listed](const std::string& kind) {
+    return listed.find("," + kind + ",") != std::string::npos;
+  };
+  if (!spec.kind.empty() && std::none_of(p.kinds.begin(), p.kinds.end(), named)) return false;
   if (spec.knob.empty()) return true;
   return std::any_of(p.swarm.begin(), p.swarm.end(), [&](const std::string& s) {
     if (spec.knob.back() == ':') return s.rfind(spec.knob, 0) == 0;

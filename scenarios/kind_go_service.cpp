@@ -152,17 +152,6 @@ std::string memcache_error(memcached::McStatus st) {
   return "memcache_error";
 }
 
-// Every step of a program, nested ones included, in file order.
-void for_each_step(const std::vector<Step>& steps, const std::function<void(const Step&)>& f) {
-  for (const Step& s : steps) {
-    f(s);
-    for_each_step(s.body, f);
-  }
-}
-void for_each_step(const Program& program, const std::function<void(const Step&)>& f) {
-  for (const auto& [name, steps] : program.handlers) for_each_step(steps, f);
-}
-
 constexpr std::uint16_t kServicePort = 8080;  // assumption: every service listens on one port
 
 class GoService final : public Instance {
@@ -197,23 +186,11 @@ class GoService final : public Instance {
   struct Interner {
     Interner(sim::Simulation& sim, const std::string& stream, const sim::ParamValues& p)
         : rng(sim.stream(stream)),
-          strings(sim.stream(stream + "/strings")),
-          allocator(fdb::make_uid_allocator(allocator_config(p), rng)),
-          repeat_fraction(p.fraction("repeat_fraction")) {}
-    std::string next_string() {
-      std::int64_t index = distinct;
-      if (distinct > 0 && repeat_fraction > 0 && strings.bernoulli(repeat_fraction)) {
-        index = strings.uniform_int(0, distinct - 1);
-      } else {
-        ++distinct;
-      }
-      return "uri/" + std::to_string(index);
-    }
+          strings(sim.stream(stream + "/strings"), p.fraction("repeat_fraction")),
+          allocator(fdb::make_uid_allocator(allocator_config(p), rng)) {}
     sim::Rng& rng;  // the allocator's draws and the transactions' (retry backoff, latencies)
-    sim::Rng& strings;
+    fdb::RequestStrings strings;
     std::unique_ptr<fdb::UidAllocator> allocator;
-    double repeat_fraction;
-    std::int64_t distinct = 0;
   };
 
  public:
@@ -715,7 +692,7 @@ class GoService final : public Instance {
   // uid_alloc: db.Transact of one interning, retried by onError (models/fdb interning_workload).
   sim::Task<Response> intern(FdbClient& c, Interner& in, const Step& s) {
     if (!c.cluster->available()) co_return fdb_error(c, "fdb_unavailable");
-    const std::string str = in.next_string();
+    const std::string str = in.strings.next();
     const sim::Time began = sim_.now();
     fdb::InternReply reply = co_await fdb::intern_with_retries(
         c.cluster->database(), *in.allocator, in.rng, str,

@@ -67,10 +67,9 @@ class UidInterningHost final : public Instance {
     const sim::ParamValues& p = ctx.params;
     allocator_ = allocator_config(p);
     workers_ = static_cast<int>(p.count("workers"));
-    repeat_fraction_ = p.fraction("repeat_fraction");
     max_attempts_ = static_cast<int>(p.count("max_attempts"));
     db_ = std::make_unique<fdb::Database>(sim_, database_config(p));
-    strings_ = &sim_.stream(path() + "/strings");
+    strings_.emplace(sim_.stream(path() + "/strings"), p.fraction("repeat_fraction"));
     sim::Labels labels = {{"host", path()}};
     latency_ = &w.metrics().histogram("uid.intern_latency_ns", labels);
     w.metrics().gauge_fn("uid.conflict_rate", labels, [this] { return tally_.conflict_rate(); });
@@ -111,24 +110,12 @@ class UidInterningHost final : public Instance {
  private:
   friend sim::Process interning_server(UidInterningHost& host, int worker);
 
-  std::string next_string() {
-    std::int64_t index = distinct_;
-    if (distinct_ > 0 && repeat_fraction_ > 0 && strings_->bernoulli(repeat_fraction_)) {
-      index = strings_->uniform_int(0, distinct_ - 1);
-    } else {
-      ++distinct_;
-    }
-    return "uri/" + std::to_string(index);
-  }
-
   sim::Simulation& sim_;
   uidalloc::AllocatorConfig allocator_;
   int workers_ = 1;
-  double repeat_fraction_ = 0;
   int max_attempts_ = 1000;
   std::unique_ptr<fdb::Database> db_;
-  sim::Rng* strings_ = nullptr;
-  std::int64_t distinct_ = 0;
+  std::optional<fdb::RequestStrings> strings_;  // made after the database, as its stream was
   std::deque<Request> queue_;
   int active_ = 0;
   int next_worker_ = 0;
@@ -154,7 +141,7 @@ sim::Process interning_server(UidInterningHost& host, int worker) {
   while (!host.queue_.empty()) {
     Request r = std::move(host.queue_.front());
     host.queue_.pop_front();
-    std::string str = host.next_string();
+    std::string str = host.strings_->next();
     sim::Time started = host.sim_.now();
     fdb::InternReply reply = co_await fdb::intern_with_retries(*host.db_, *allocator, rng, str,
                                                                host.max_attempts_, host.tally_);

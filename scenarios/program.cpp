@@ -12,6 +12,11 @@ sim::ParamSpec required(sim::ParamSpec s) {
   s.default_text.reset();
   return s;
 }
+// `keys`: how many keys a cache or fdb step draws from, uniformly.
+sim::ParamSpec key_space() {
+  return param("keys", ParamType::Count, "keys", "100k", "the key space (uniform)", 1, 1e9);
+}
+
 // The client, the allocator's choices (the uid-interning kind's, one declaration), the strings
 // and the retry limit.
 std::vector<sim::ParamSpec> uid_alloc_params() {
@@ -69,7 +74,7 @@ const std::vector<StepType>& step_types() {
        "ErrCacheMiss the `on_miss` steps run and, if they succeed and `fill` is on, "
        "mc.Set(key) stores `value_bytes` (the read-through of domain.md §1.2)",
        {required(param("client", ParamType::String, "", "", "a gomemcache client of this program")),
-        param("keys", ParamType::Count, "keys", "100k", "the key space (uniform)", 1, 1e9),
+        key_space(),
         param("value_bytes", ParamType::Size, "bytes", "1KiB", "item size a fill stores", 0, 1e6),
         param("fill", ParamType::Bool, "", "true", "mc.Set after a miss the on_miss steps served"),
         param("on_error", ParamType::Enum, "", "miss",
@@ -83,8 +88,7 @@ const std::vector<StepType>& step_types() {
        "mc.Set(key) of `value_bytes` through a gomemcache client, key drawn uniformly among "
        "`keys`; an error fails the handler unless on_error is continue",
        {required(param("client", ParamType::String, "", "", "a gomemcache client of this program")),
-        param("keys", ParamType::Count, "keys", "100k", "the key space (uniform)", 1, 1e9),
-        param("value_bytes", ParamType::Size, "bytes", "1KiB", "item size", 0, 1e6),
+        key_space(), param("value_bytes", ParamType::Size, "bytes", "1KiB", "item size", 0, 1e6),
         param("on_error", ParamType::Enum, "", "fail", "fail or continue", std::nullopt,
               std::nullopt, {"fail", "continue"})}},
       {StepKind::kErrgroup,
@@ -123,8 +127,7 @@ const std::vector<StepType>& step_types() {
        "uniformly among `keys`, so a small key space conflicts (not_committed) and onError "
        "retries, up to max_attempts. Errors: gave_up, fdb_unavailable",
        {required(param("client", ParamType::String, "", "", "an fdb client of this program")),
-        param("keys", ParamType::Count, "keys", "100k", "the key space (uniform)", 1, 1e9),
-        param("reads", ParamType::Count, "keys", "1", "keys read per attempt", 0, 1e4),
+        key_space(), param("reads", ParamType::Count, "keys", "1", "keys read per attempt", 0, 1e4),
         param("writes", ParamType::Count, "keys", "1", "keys written per attempt", 0, 1e4),
         param("value_bytes", ParamType::Size, "bytes", "100", "size of each written value", 0, 1e5),
         param("max_attempts", ParamType::Count, "", "1000",
@@ -209,6 +212,17 @@ std::vector<std::string> Program::endpoints() const {
   std::vector<std::string> out;
   for (const auto& [name, steps] : handlers) out.push_back(name);
   return out;
+}
+
+void for_each_step(const std::vector<Step>& steps, const std::function<void(const Step&)>& f) {
+  for (const Step& s : steps) {
+    f(s);
+    for_each_step(s.body, f);
+  }
+}
+
+void for_each_step(const Program& program, const std::function<void(const Step&)>& f) {
+  for (const auto& [name, steps] : program.handlers) for_each_step(steps, f);
 }
 
 const ClientSpec* Program::client(std::string_view name) const {

@@ -16,6 +16,7 @@
 //             limit: 8
 //             do:
 //               - call: { client: backend, endpoint: get }
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -85,5 +86,10 @@ struct Program {
 };
 
 using ProgramPtr = std::shared_ptr<const Program>;
+
+// Every step, nested ones included (errgroup and semaphore `do`, cache_get `on_miss`), in file
+// order: of a list, or of every handler of a program.
+void for_each_step(const std::vector<Step>& steps, const std::function<void(const Step&)>& f);
+void for_each_step(const Program& program, const std::function<void(const Step&)>& f);
 
 }  // namespace skysim::scenarios

@@ -181,13 +181,12 @@ std::vector<std::string> endpoints_of(const ServiceEntry& e) {
 
 namespace {
 
-// Every step that names a client, nested ones included (errgroup `do`, cache_get `on_miss`).
+// Every step that names a client, nested ones included.
 void for_each_client_step(const std::vector<Step>& steps,
                           const std::function<void(const Step&)>& f) {
-  for (const auto& s : steps) {
+  for_each_step(steps, [&f](const Step& s) {
     if (s.params.has("client")) f(s);
-    for_each_client_step(s.body, f);
-  }
+  });
 }
 
 void for_each_call(const std::vector<Step>& steps, const std::function<void(const Step&)>& f) {
@@ -202,11 +201,14 @@ void for_each_call(const std::vector<Step>& steps, const std::function<void(cons
 struct Protocol {
   const char* driver;  // "" = net_http or gocql
   const char* target_kind;
-  const char* steps;  // as a message names them
+  const char* steps;  // as messages name them, and the client and the service
+  const char* a_client;
+  const char* a_service;
 };
-constexpr Protocol kMemcache{"gomemcache", "memcached", "cache_get or cache_set"};
-constexpr Protocol kFdb{"fdb", "fdb", "uid_alloc or fdb_txn"};
-constexpr Protocol kRequests{"", "", "call"};
+constexpr Protocol kMemcache{"gomemcache", "memcached", "cache_get or cache_set",
+                             "a gomemcache client", "a memcached service"};
+constexpr Protocol kFdb{"fdb", "fdb", "uid_alloc or fdb_txn", "an fdb client", "an fdb service"};
+constexpr Protocol kRequests{"", "", "call", "", ""};
 
 const Protocol& protocol_of_driver(const std::string& driver) {
   if (driver == kMemcache.driver) return kMemcache;
@@ -222,10 +224,6 @@ const Protocol& protocol_of_step(StepKind k) {
   if (k == StepKind::kCacheGet || k == StepKind::kCacheSet) return kMemcache;
   if (k == StepKind::kUidAlloc || k == StepKind::kFdbTxn) return kFdb;
   return kRequests;
-}
-// "a gomemcache", "an fdb" (said eff-dee-bee).
-std::string with_article(const std::string& name) {
-  return (name.front() == 'f' ? "an " : "a ") + name;
 }
 std::string driver_text(const Protocol& p) {
   return *p.driver ? std::string("driver: ") + p.driver : "driver: net_http or gocql";
@@ -250,11 +248,10 @@ void check_drivers(Checker& c, const std::map<std::string, ServiceEntry>& servic
       if (&speaks != &needs) {
         c.diagnostics.push_back(
             {cl.where, join(cl.path, "target"),
-             *speaks.driver ? with_article(speaks.driver) + " client needs " +
-                                  with_article(speaks.target_kind) + " service, not '" +
-                                  cl.target_service + "' (" + t.kind->name + ")"
-                            : "'" + cl.target_service + "' is " + with_article(needs.target_kind) +
-                                  " service: its client needs " + driver_text(needs),
+             *speaks.driver ? std::string(speaks.a_client) + " needs " + speaks.a_service +
+                                  ", not '" + cl.target_service + "' (" + t.kind->name + ")"
+                            : "'" + cl.target_service + "' is " + needs.a_service +
+                                  ": its client needs " + driver_text(needs),
              *speaks.driver ? std::string("a service of kind ") + speaks.target_kind
                             : driver_text(needs)});
       }
@@ -269,9 +266,8 @@ void check_drivers(Checker& c, const std::map<std::string, ServiceEntry>& servic
           c.diagnostics.push_back(
               {s.where, join(s.path, "client"),
                *step.driver
-                   ? "client '" + cl->name + "' is not " + with_article(step.driver) + " client"
-                   : "client '" + cl->name + "' is " + with_article(client.driver) +
-                         " client: use " + client.steps,
+                   ? "client '" + cl->name + "' is not " + step.a_client
+                   : "client '" + cl->name + "' is " + client.a_client + ": use " + client.steps,
                *step.driver ? "a client with " + driver_text(step) : "a net_http or gocql client"});
         }
       });

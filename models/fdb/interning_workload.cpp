@@ -36,22 +36,14 @@ struct Run {
   const InterningConfig& config;
   sim::Simulation& sim;
   Database& db;
-  sim::Rng& strings;
+  RequestStrings strings;
   uidalloc::InterningChecker checker;
   InterningResults results;
   std::int64_t handed_out = 0;
-  std::int64_t distinct = 0;
 
-  // The next string: a repeat of an earlier one with probability repeat_fraction, else new.
   std::string next_string() {
     ++handed_out;
-    std::int64_t index = distinct;
-    if (distinct > 0 && config.repeat_fraction > 0 && strings.bernoulli(config.repeat_fraction)) {
-      index = strings.uniform_int(0, distinct - 1);
-    } else {
-      ++distinct;
-    }
-    return "uri/" + std::to_string(index);
+    return strings.next();
   }
 };
 
@@ -123,7 +115,12 @@ InterningResults run_interning_experiment(const InterningConfig& config) {
   InterningResults results;
   {
     Database db(sim, config.database);
-    Run run{config, sim, db, sim.stream("interning/strings"), uidalloc::InterningChecker{}, {}};
+    Run run{config,
+            sim,
+            db,
+            RequestStrings(sim.stream("interning/strings"), config.repeat_fraction),
+            uidalloc::InterningChecker{},
+            {}};
     std::vector<sim::ProcessHandle> workers;
     for (int w = 0; w < config.workers; ++w) {
       workers.push_back(sim.spawn(interning_worker(run, w), "interning.worker"));

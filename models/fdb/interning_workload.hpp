@@ -14,6 +14,7 @@
 #include "models/fdb/kv_backend.hpp"
 #include "sim/histogram.hpp"
 #include "sim/process.hpp"
+#include "sim/rng.hpp"
 #include "sim/time.hpp"
 
 namespace fdb {
@@ -61,6 +62,29 @@ struct InterningResults {
 };
 
 InterningResults run_interning_experiment(const InterningConfig& config);
+
+// The strings interning requests name: each a new one or, with probability repeat_fraction,
+// one named before (uniformly among them). The experiment, the uid-interning kind and the
+// uid_alloc step all draw them this way.
+class RequestStrings {
+ public:
+  RequestStrings(sim::Rng& rng, double repeat_fraction)
+      : rng_(&rng), repeat_fraction_(repeat_fraction) {}
+  std::string next() {
+    std::int64_t index = distinct_;
+    if (distinct_ > 0 && repeat_fraction_ > 0 && rng_->bernoulli(repeat_fraction_)) {
+      index = rng_->uniform_int(0, distinct_ - 1);
+    } else {
+      ++distinct_;
+    }
+    return "uri/" + std::to_string(index);
+  }
+
+ private:
+  sim::Rng* rng_;
+  double repeat_fraction_;
+  std::int64_t distinct_ = 0;
+};
 
 // One interning request as a client runs it (FoundationDB's Transact loop): a fresh transaction,
 // retried with on_error up to max_attempts. Tallies attempts/errors/latency into `tally`.
