@@ -80,13 +80,39 @@ BackgroundPosts::BackgroundPosts(FanoutService& svc, std::uint32_t min_follows,
   actor_id = svc.sim_.new_actor_id();
   kind = svc.sim_.intern_kind("fanout.background_post");
   svc.sim_.schedule_in(static_cast<sim::Duration>(post_rng_.exponential(mean_gap_ns_)) + 1, *this);
+  ahead_[0] = draw_post();
+  ahead_[1] = draw_post();
+  __builtin_prefetch(&slots_[ahead_[0].author]);
+  __builtin_prefetch(&slots_[ahead_[1].author]);
+}
+
+BackgroundPosts::PostDraw BackgroundPosts::draw_post() {
+  PostDraw d;
+  d.author = static_cast<std::uint32_t>(
+      post_rng_.uniform_int(0, static_cast<std::int64_t>(authors_.size()) - 1));
+  d.gap = static_cast<sim::Duration>(post_rng_.exponential(mean_gap_ns_)) + 1;
+  return d;
+}
+
+void BackgroundPosts::prefetch_targets(std::uint32_t author_index) const {
+  const Slot& s = slots_[author_index];
+  if ((s.a & kInline) == 0) {
+    __builtin_prefetch(&more_[s.a]);
+    return;
+  }
+  const auto user = static_cast<social::UserId>(s.a);
+  __builtin_prefetch(&offered_[user], 1);
+  __builtin_prefetch(&delivered_[user], 1);
 }
 
 void BackgroundPosts::on_event(sim::Simulation& sim) {
-  const auto author =
-      static_cast<std::uint32_t>(post_rng_.uniform_int(0, static_cast<std::int64_t>(authors_.size()) - 1));
-  fan_out(author);
-  sim.schedule_in(static_cast<sim::Duration>(post_rng_.exponential(mean_gap_ns_)) + 1, *this);
+  const PostDraw post = ahead_[0];
+  ahead_[0] = ahead_[1];
+  ahead_[1] = draw_post();
+  __builtin_prefetch(&slots_[ahead_[1].author]);
+  prefetch_targets(ahead_[0].author);  // its slot was asked for one post ago
+  fan_out(post.author);
+  sim.schedule_in(post.gap, *this);
 }
 
 void BackgroundPosts::fan_out(std::uint32_t author_index) {
