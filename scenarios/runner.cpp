@@ -360,6 +360,7 @@ RunResult ScenarioRun::run(std::optional<sim::Time> until,
   }
   r.fingerprint = sim_->fingerprint();
   for (const auto& g : groups_->groups()) r.sub_fingerprints.emplace_back(g.name, g.fingerprint);
+  r.events_by_kind = groups_->kind_events();
   for (const auto& dc : scenario_.datacenters) {
     r.datacenter_fingerprints.emplace_back(dc.name, datacenter_fingerprint(*sampler_, dc.name));
   }
@@ -723,6 +724,9 @@ void ScenarioRun::write_outputs(const std::string& dir, const RunResult& r, doub
     }
     w.end_object();
     w.key("events").value(static_cast<std::int64_t>(r.events));
+    w.key("events_by_kind").begin_object();
+    for (const auto& [kind, n] : r.events_by_kind) w.key(kind).value(static_cast<std::int64_t>(n));
+    w.end_object();
     w.key("kernel").begin_object();
     w.key("stale_pops").value(static_cast<std::int64_t>(r.kernel.stale_pops));
     w.key("peak_pending_events").value(static_cast<std::int64_t>(r.kernel.peak_pending));

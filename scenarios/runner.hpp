@@ -52,6 +52,8 @@ struct RunResult {
   std::vector<std::pair<std::string, std::uint64_t>> stream_draws;  // by stream name
   std::optional<Violation> violation;
   std::uint64_t events = 0;
+  // Events per event kind, by kind name (they sum to `events`): where a run's work goes.
+  std::vector<std::pair<std::string, std::uint64_t>> events_by_kind;
   sim::Simulation::Stats kernel;  // stale pops, peak pending events, peak frames (docs/kernel.md)
   sim::Time end = 0;  // simulated time reached
   std::vector<InvariantResult> invariants;

@@ -1,12 +1,14 @@
 #pragma once
 // Per-model sub-fingerprints: the kernel's rolling hash, kept once per group of event kinds, so a
-// changed trajectory says which model changed ("queue-server", "source", "fdb", "go", ...).
+// changed trajectory says which model changed ("queue-server", "source", "fdb", "go", ...),
+// and the events each kind executed, so a run says where its events go.
 // A kind's group is its interned name up to the first '.' ("go.gc" -> "go"; "timeline" ->
 // "timeline"). It is an EventObserver: the kernel's hot path is unchanged, and only runs that
 // attach one (scenario runs) pay for it.
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/simulation.hpp"
@@ -26,7 +28,7 @@ class GroupFingerprints final : public EventObserver {
     h ^= (static_cast<std::uint64_t>(kind) << 32) | actor;
     h *= 0xBF58476D1CE4E5B9ULL;
     f = h ^ (h >> 31);
-    ++counts_[group_of_kind_[kind]];
+    ++kind_events_[kind];
   }
 
   struct Group {
@@ -36,13 +38,24 @@ class GroupFingerprints final : public EventObserver {
   };
   // Groups that executed at least one event, by name.
   std::vector<Group> groups() const {
+    std::vector<std::uint64_t> counts(names_.size(), 0);
+    for (std::size_t k = 0; k < kind_events_.size(); ++k)
+      counts[group_of_kind_[k]] += kind_events_[k];
     std::map<std::string, Group> by_name;
     for (std::size_t g = 0; g < names_.size(); ++g) {
-      if (counts_[g] > 0) by_name[names_[g]] = Group{names_[g], hashes_[g], counts_[g]};
+      if (counts[g] > 0) by_name[names_[g]] = Group{names_[g], hashes_[g], counts[g]};
     }
     std::vector<Group> out;
     for (auto& [name, g] : by_name) out.push_back(g);
     return out;
+  }
+  // Events per kind that executed at least one, by kind name ("go.goroutine", "source.arrival").
+  std::vector<std::pair<std::string, std::uint64_t>> kind_events() const {
+    std::map<std::string, std::uint64_t> by_name;
+    for (std::size_t k = 0; k < kind_events_.size(); ++k) {
+      if (kind_events_[k] > 0) by_name[sim_.kind_name(static_cast<Kind>(k))] += kind_events_[k];
+    }
+    return {by_name.begin(), by_name.end()};
   }
 
  private:
@@ -57,9 +70,9 @@ class GroupFingerprints final : public EventObserver {
       if (g == names_.size()) {
         names_.push_back(group);
         hashes_.push_back(kStart);
-        counts_.push_back(0);
       }
       group_of_kind_.push_back(static_cast<std::uint32_t>(g));
+      kind_events_.push_back(0);
     }
   }
 
@@ -67,7 +80,7 @@ class GroupFingerprints final : public EventObserver {
   std::vector<std::uint32_t> group_of_kind_;
   std::vector<std::string> names_;
   std::vector<std::uint64_t> hashes_;
-  std::vector<std::uint64_t> counts_;
+  std::vector<std::uint64_t> kind_events_;  // by Kind
 };
 
 }  // namespace sim

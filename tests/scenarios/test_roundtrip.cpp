@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 
 #include "scenario_fixtures.hpp"
 #include "scenarios/runner.hpp"
@@ -123,6 +124,33 @@ TEST_CASE("a run writes its outputs and its invariants hold") {
   }
   CHECK(fingerprint_of(load_scenario_file((dir / "scenario.resolved.yaml").string(),
                                           builtin_registry())) == r.fingerprint);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a run counts its events per kind, and the counts add up to its events") {
+  Scenario s = load_scenario_file(kDemo, builtin_registry());
+  ScenarioRun run(s, builtin_registry());
+  RunResult r = run.run(s.duration / 4);
+  REQUIRE(r.events_by_kind.size() >= 3);  // arrivals, service completions, metric samples
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < r.events_by_kind.size(); ++i) {
+    CHECK(r.events_by_kind[i].second > 0);
+    if (i > 0) CHECK(r.events_by_kind[i - 1].first < r.events_by_kind[i].first);  // by name
+    sum += r.events_by_kind[i].second;
+  }
+  CHECK(sum == r.events);
+  // Each group's events are its kinds' events (a kind's group is its name up to the '.').
+  std::map<std::string, std::uint64_t> by_group;
+  for (const auto& [kind, n] : r.events_by_kind) by_group[kind.substr(0, kind.find('.'))] += n;
+  CHECK(by_group.size() == r.sub_fingerprints.size());
+  auto dir = std::filesystem::temp_directory_path() / "skysim-test-roundtrip-kinds";
+  std::filesystem::remove_all(dir);
+  run.write_outputs(dir.string(), r, 0.5);
+  std::ifstream in(dir / "summary.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string first = "\"events_by_kind\":{\"" + r.events_by_kind[0].first +
+                            "\":" + std::to_string(r.events_by_kind[0].second);
+  CHECK(text.find(first) != std::string::npos);
   std::filesystem::remove_all(dir);
 }
 
