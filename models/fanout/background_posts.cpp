@@ -79,19 +79,19 @@ BackgroundPosts::BackgroundPosts(FanoutService& svc, std::uint32_t min_follows,
   mean_gap_ns_ = 1e9 / (posts_per_followed_s * static_cast<double>(authors_.size()));
   actor_id = svc.sim_.new_actor_id();
   kind = svc.sim_.intern_kind("fanout.background_post");
-  svc.sim_.schedule_in(static_cast<sim::Duration>(post_rng_.exponential(mean_gap_ns_)) + 1, *this);
+  svc.sim_.schedule_in(draw_gap(), *this);
   ahead_[0] = draw_post();
   ahead_[1] = draw_post();
-  __builtin_prefetch(&slots_[ahead_[0].author]);
-  __builtin_prefetch(&slots_[ahead_[1].author]);
+}
+
+sim::Duration BackgroundPosts::draw_gap() {
+  return static_cast<sim::Duration>(post_rng_.exponential(mean_gap_ns_)) + 1;
 }
 
 BackgroundPosts::PostDraw BackgroundPosts::draw_post() {
-  PostDraw d;
-  d.author = static_cast<std::uint32_t>(
+  const auto author = static_cast<std::uint32_t>(
       post_rng_.uniform_int(0, static_cast<std::int64_t>(authors_.size()) - 1));
-  d.gap = static_cast<sim::Duration>(post_rng_.exponential(mean_gap_ns_)) + 1;
-  return d;
+  return PostDraw{author, draw_gap()};  // author first: the stream's order
 }
 
 void BackgroundPosts::prefetch_targets(std::uint32_t author_index) const {

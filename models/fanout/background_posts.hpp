@@ -52,6 +52,7 @@ class BackgroundPosts final : public sim::Handler {
     sim::Duration gap;
   };
   PostDraw draw_post();
+  sim::Duration draw_gap();
   void prefetch_targets(std::uint32_t author_index) const;
 
   FanoutService& svc_;
