@@ -157,13 +157,16 @@ class LadderQueue {
     if (bottom_.size() - bottom_head_ > kBottomMax) split_bottom();
   }
 
-  // Turns the rest of bottom_ into a new deepest rung covering [its first time, low_).
+  // Turns the rest of bottom_ into a new deepest rung covering [its first time, low_): the
+  // whole range the bottom stands for, not only up to its last entry, or a later push between
+  // that entry and low_ would find no rung but the parent, whose bucket for it is taken.
   void split_bottom() {
     const std::uint64_t lo = biased(bottom_[bottom_head_].time);
-    const std::uint64_t hi = biased(bottom_.back().time);
-    if (lo == hi || depth_ == kMaxRungs) return;  // equal times cannot be split
+    if (lo == biased(bottom_.back().time) || depth_ == kMaxRungs) return;  // equal times
     const std::size_t n = bottom_.size() - bottom_head_;
-    Rung& c = open_rung(lo, hi, n, 63);
+    const auto last = static_cast<std::uint64_t>(
+        std::min<unsigned __int128>(low_ - 1, ~std::uint64_t{0}));  // low_ > every entry
+    Rung& c = open_rung(lo, last, n, 63);
     c.end = std::min(c.end, low_);  // pushes at or after low_ still belong to the parent
     for (std::size_t i = bottom_head_; i < bottom_.size(); ++i) {
       c.bucket_for(biased(bottom_[i].time)).push_back(bottom_[i]);
