@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "models/dataplane/data_plane_host.hpp"
+#include "scenarios/go_runtime_params.hpp"
 #include "scenarios/param_builder.hpp"
 
 namespace skysim::scenarios {
@@ -30,7 +31,7 @@ std::vector<sim::ParamSpec> dataplane_params() {
     s.settable = can_set;
     return s;
   };
-  return {
+  std::vector<sim::ParamSpec> out = {
       // Handlers (domain.md §1.4, §4)
       p("get_post_record_limit", ParamType::Int, "goroutines", "-1",
         "errgroup SetLimit of GetPostRecord; -1 = none (the bug), 50 = the fix (§1.4)", true, -1,
@@ -39,8 +40,8 @@ std::vector<sim::ParamSpec> dataplane_params() {
         "errgroup SetLimit of every other handler (§1.4)", true, -1, 1e6),
       p("max_batch", ParamType::Count, "URIs", "0",
         "what-if: reject GetPostRecord batches above this size at full scale (shrinks with scale, "
-        "like the batches); 0 = no cap (as it was)", true, 0,
-        1e9),
+        "like the batches); 0 = no cap (as it was)",
+        true, 0, 1e9),
       naming_clients(p("backfill_clients", ParamType::String, "", "batch-service",
                        "comma-separated clients whose URIs are cold (mostly cache misses; "
                        "assumption: a backfill); each must be a source's client")),
@@ -51,58 +52,12 @@ std::vector<sim::ParamSpec> dataplane_params() {
         false, 1, 4096),
       p("gomaxprocs", ParamType::Count, "", "0",
         "GOMAXPROCS at full scale (scaled like cores); 0 = cores (Go default)", false, 0, 4096),
-      p("sysmon_parks", ParamType::Bool, "", "true",
-        "sysmon parks when it finds every P idle and the next syscall wakes it at its 20 us "
-        "sleep (Go's runtime); false = the real load never leaves every P idle at once, so "
-        "sysmon stays backed off (for a scenario whose users are a sample of the load)"),
-      p("cpu_contention", ParamType::Bool, "", "true",
-        "the host's cores are shared by every runnable thread (Linux CFS): Ms running Go code "
-        "and Ms searching the port range in bind(2), so with more of them than cores each "
-        "runs slower; false = port searches never wait for a core"),
-      p("core_sharing", ParamType::Enum, "", "processor_sharing",
-        "how more runnable threads than cores share them: processor_sharing (all progress at "
-        "once, as Linux's scheduler approaches with wake-up preemption), run_to_completion "
-        "(a thread keeps its core until its work is done, the rest wait in order), "
-        "time_slice (round robin with `time_slice`: Linux EEVDF when a waking thread does not "
-        "preempt before the running one's slice ends) or cfs (time slices, and an idle M woken "
-        "from sleep preempts at once while a new thread queues: Linux CFS's placement) or "
-        "eevdf (time slices; a core that comes free goes to the eligible thread with the "
-        "earliest virtual deadline, a new thread's half a slice away: Linux 6.6+)",
-        false, std::nullopt, std::nullopt,
-        {"processor_sharing", "run_to_completion", "time_slice", "cfs", "eevdf"}),
-      p("time_slice", ParamType::Duration, "", "3ms",
-        "core_sharing time_slice, cfs and eevdf: how long a thread keeps a core per turn (Linux EEVDF "
-        "base slice, CFS minimum granularity: 0.75 ms x (1 + ilog2(min(CPUs, 8))) = 3 ms on 8+ "
-        "CPUs, kernel/sched/fair.c)",
-        false, 1, 1e9),
-      p("dial_go_cpu", ParamType::Duration, "", "4us",
-        "Go CPU a goroutine spends on its P before a dial's port search (net.Dialer, "
-        "socket(2), setsockopt(2)); measured: a failed Go 1.19 dial costs 4 us of CPU beyond "
-        "its bind(2), all charged before it (bench/port-search/measure.sh); 0 = none",
-        false, 0, 1e7),
-      p("gogc", ParamType::Int, "%", "100", "GOGC; -1 = off (values not found, §1.4)", false, -1,
-        100000),
       p("gomemlimit", ParamType::Size, "bytes", "0",
         "GOMEMLIMIT at full scale; 0 = none (values not found, §1.4)", false, 0, 1e15),
       p("memory_limit", ParamType::Size, "bytes", "0",
         "container memory limit at full scale; RSS above it is an OOM kill; 0 = none. Settable: "
         "a new limit is checked at once (a fault hook, not a deploy)",
         true, 0, 1e15),
-      p("restart_delay", ParamType::Duration, "", "30s",
-        "restart_policy fixed: time from a crash to the restarted process (assumption)", false,
-        0, 1e15),
-      p("restart_policy", ParamType::Enum, "", "fixed",
-        "fixed (restart_delay after every crash) or crash_loop_backoff (the kubelet's: the "
-        "first crash restarts at once, then 10 s doubling to 5 min, reset once the container "
-        "ran 2 x the max since its last start; pkg/kubelet doBackOff, client-go flowcontrol)",
-        false, std::nullopt, std::nullopt, {"fixed", "crash_loop_backoff"}),
-      p("restart_backoff_initial", ParamType::Duration, "", "10s",
-        "crash_loop_backoff: first back-off (kubelet backOffPeriod)", false, 1, 1e15),
-      p("restart_backoff_max", ParamType::Duration, "", "300s",
-        "crash_loop_backoff: cap (kubelet MaxContainerBackOff); the reset window is twice it",
-        false, 1, 1e15),
-      p("max_threads", ParamType::Count, "threads", "10000",
-        "runtime/debug.SetMaxThreads; above it: thread exhaustion (§3.2)", false, 1, 1e7),
       p("baseline_live_heap", ParamType::Size, "bytes", "512MiB",
         "long-lived heap of the process at full scale (assumption: in-memory caches)", false, 0,
         1e15),
@@ -119,29 +74,6 @@ std::vector<sim::ParamSpec> dataplane_params() {
         "fault hook: while true the Go process is stopped (a GC stop-the-world as long as the "
         "window; not a deploy)",
         true),
-      p("preempt_ack_cpu", ParamType::Duration, "", "5us",
-        "CPU an M running Go code needs on a core to take a stop-the-world's preemption signal "
-        "and stop its P (assumption: signal delivery, asyncPreempt, gcstopm); the world stops "
-        "when every running P's M has had it, so under CPU starvation the pause waits for cores",
-        false, 0, 1e9),
-      p("stw_retry", ParamType::Duration, "", "100us",
-        "the stopping M re-sends the preemption requests this often while Ps are still running "
-        "(runtime/proc.go stopTheWorldWithSema: notetsleep 100 us, then preemptall)", false, 1,
-        1e9),
-      p("goroutine_stack_used", ParamType::Size, "bytes", "2560",
-        "stack a fetchPost goroutine uses while parked in the memcached client or a log write "
-        "(assumption: ~15 frames of ~170 B); with the 928-B guard its stack is 4 KiB",
-        false, 0, 1e9),
-      p("adaptive_stack_start", ParamType::Bool, "", "true",
-        "Go 1.19 starts goroutines at the average stack in use at the last GC plus the guard, "
-        "rounded up to a power of two (runtime/stack.go gcComputeStartingStackSize; on by "
-        "default); false = 2 KiB and growth by copying"),
-      p("thread_memory", ParamType::Size, "bytes", "58KiB",
-        "memory charged to the container per OS thread: measured ~58 KiB on this machine "
-        "(docs/testbed.md, 565 threads for 31.8 MiB); Go's own g0 (16 KiB) and signal (32 KiB) "
-        "stacks count toward GOMEMLIMIT, the rest (kernel stack, task struct) only toward the "
-        "container limit. Not scaled",
-        false, 48 * 1024, 1e9),
       p("conn_buffers", ParamType::Size, "bytes", "8KiB",
         "heap per open memcached connection: gomemcache's bufio.Reader and bufio.Writer, 4 KiB "
         "each (memcache.go getConn, bufio.defaultBufSize); 0 = not charged",
@@ -182,13 +114,6 @@ std::vector<sim::ParamSpec> dataplane_params() {
       // memcached (§5)
       p("max_idle_conns", ParamType::Count, "conns", "1000",
         "gomemcache MaxIdleConns at full scale (Bluesky: 1000, §1.4)", true, 1, 1e7),
-      p("port_scan_cost", ParamType::Duration, "", "134ns",
-        "kernel time per port examined by bind(ip, 0)/connect()'s port search (Linux "
-        "inet_csk_find_open_port); measured: a failed bind over the 28,232-port default range, "
-        "all in TIME_WAIT, took 3.8 ms on Linux 6.18 (bench/port-search/measure.sh). At "
-        "simulated size a failed search keeps its full-size time (the cost per port grows as "
-        "the range shrinks)",
-        false, 0, 1e9),
       p("cache_timeout", ParamType::Duration, "", "500ms", "gomemcache Timeout (default, §5)",
         false, 1, 1e12),
       p("linger_zero", ParamType::Bool, "", "false",
@@ -251,6 +176,9 @@ std::vector<sim::ParamSpec> dataplane_params() {
         "time (one slow node of scylla_hosts; with scylla_conns 0, every read); 1 = none",
         true, 1, 1e6),
   };
+  // The Go runtime's and the scheduler's, shared with go-service (go_runtime_params.hpp).
+  for (sim::ParamSpec& s : go_runtime_params("2560")) out.push_back(std::move(s));
+  return out;
 }
 
 bool listed(const std::string& csv, const std::string& name) {
@@ -283,26 +211,10 @@ DataPlaneConfig config_from(const HostContext& ctx) {
   c.go.name = ctx.path();
   c.go.cores = static_cast<int>(scaled(v.count("cores"), s));
   c.go.gomaxprocs = v.count("gomaxprocs") > 0 ? static_cast<int>(scaled(v.count("gomaxprocs"), s)) : 0;
-  c.go.sysmon_parks_when_idle = v.flag("sysmon_parks");
-  c.go.cpu_contention = v.flag("cpu_contention");
-  c.go.core_sharing = goruntime::parse_core_sharing(v.choice("core_sharing"));
-  c.go.time_slice = v.duration("time_slice");
-  c.go.syscall_cpu_prologue = v.duration("dial_go_cpu");
-  c.go.gogc = static_cast<int>(v.integer("gogc"));
+  apply_go_runtime_params(v, c.go);
   c.go.gomemlimit_bytes = v.size_bytes("gomemlimit") > 0 ? scaled(v.size_bytes("gomemlimit"), s) : 0;
   c.go.container_memory_limit_bytes =
       v.size_bytes("memory_limit") > 0 ? scaled(v.size_bytes("memory_limit"), s) : 0;
-  c.go.restart_delay = v.duration("restart_delay");
-  c.go.restart_policy.kind = goruntime::parse_restart_policy(v.choice("restart_policy"));
-  c.go.restart_policy.backoff_initial = v.duration("restart_backoff_initial");
-  c.go.restart_policy.backoff_max = v.duration("restart_backoff_max");
-  c.go.max_threads = v.count("max_threads");
-  c.go.preempt_ack_cpu = v.duration("preempt_ack_cpu");
-  c.go.stw_retry = v.duration("stw_retry");
-  c.go.stack_used_bytes = v.size_bytes("goroutine_stack_used");
-  c.go.adaptive_stack_start = v.flag("adaptive_stack_start");
-  c.go.os_thread_bytes =
-      v.size_bytes("thread_memory") - c.go.g0_stack_bytes - c.go.signal_stack_bytes;
   c.cache_client.conn_buffer_bytes = v.size_bytes("conn_buffers");
   c.baseline_live_heap_bytes = scaled(v.size_bytes("baseline_live_heap"), s, 0);
   c.cpu_per_uri = v.duration("cpu_per_uri");
@@ -323,8 +235,7 @@ DataPlaneConfig config_from(const HostContext& ctx) {
   c.scylla_pool.conns_per_host = static_cast<int>(v.count("scylla_conns"));
   c.cache_client.max_idle_conns = static_cast<int>(scaled(v.count("max_idle_conns"), s));
   c.cache_client.timeout = v.duration("cache_timeout");
-  c.cache_client.port_scan_ns =
-      std::llround(static_cast<double>(v.duration("port_scan_cost")) / s);
+  c.cache_client.port_scan_ns = std::llround(static_cast<double>(port_scan_cost(v)) / s);
   c.cache_client.linger_zero = v.flag("linger_zero");
   c.cache_server.capacity_items = static_cast<std::size_t>(scaled(v.count("cache_items"), s));
   c.cache_server.max_connections = static_cast<int>(
@@ -387,8 +298,6 @@ class DataPlaneInstance final : public Instance {
       std::sort(u.begin(), u.end());
       return u[u.size() / 2] / 60.0;
     });
-    // Running counts kept by the models: counters to every reader (per process for go.syscalls
-    // and go.handoffs, which start again at a restart, as a Prometheus counter may).
     // Running counts kept by the models: counters to every reader (per process for go.syscalls
     // and go.handoffs, which start again at a restart, as a Prometheus counter may).
     m.counter_fn("go.crashes", host, [&go] { return static_cast<double>(go.crashes()); });

@@ -29,6 +29,7 @@
 #include "models/net/dialer.hpp"
 #include "models/net/socket_table.hpp"
 #include "scenarios/fdb_service.hpp"
+#include "scenarios/go_runtime_params.hpp"
 #include "scenarios/host_address.hpp"
 #include "scenarios/interning_books.hpp"
 #include "scenarios/memcached_service.hpp"
@@ -43,23 +44,14 @@ namespace {
 using sim::ParamType;
 
 std::vector<sim::ParamSpec> go_service_params() {
-  return {
+  std::vector<sim::ParamSpec> out = {
       param("cores", ParamType::Count, "", "4",
-            "CPU cores of the host (assumption: a small service container); not scaled", 1,
-            4096),
+            "CPU cores of the host (assumption: a small service container); not scaled", 1, 4096),
       param("gomaxprocs", ParamType::Count, "", "0", "GOMAXPROCS; 0 = cores (Go's default)", 0,
             4096),
-      param("max_threads", ParamType::Count, "threads", "10000",
-            "runtime/debug.SetMaxThreads; above it the process dies of thread exhaustion", 1,
-            1e7),
-      param("gogc", ParamType::Int, "%", "100", "GOGC; -1 = off", -1, 100000),
       param("gomemlimit", ParamType::Size, "bytes", "0", "GOMEMLIMIT; 0 = none", 0, 1e15),
       settable(param("memory_limit", ParamType::Size, "bytes", "0",
                      "container memory limit: RSS above it is an OOM kill; 0 = none", 0, 1e15)),
-      param("restart_delay", ParamType::Duration, "", "30s",
-            "from a crash (OOM kill, thread exhaustion, timeline crash) to the restarted "
-            "process (assumption)",
-            0, 1e15),
       param("baseline_live_heap", ParamType::Size, "bytes", "64MiB",
             "long-lived heap of the process (assumption)", 0, 1e15),
       settable(param("gc_paused", ParamType::Bool, "", "false",
@@ -93,6 +85,9 @@ std::vector<sim::ParamSpec> go_service_params() {
             "a service's peers are on other hosts, so 2 reuses nothing",
             0, 2),
   };
+  // The Go runtime's and the scheduler's, shared with the dataplane kind.
+  for (sim::ParamSpec& p : go_runtime_params("1KiB")) out.push_back(std::move(p));
+  return out;
 }
 
 // The models' configurations from a host's parameters; each validate() throws
@@ -102,11 +97,9 @@ goruntime::GoConfig go_config(const HostContext& ctx) {
   g.name = ctx.path();
   g.cores = static_cast<int>(ctx.params.count("cores"));
   g.gomaxprocs = static_cast<int>(ctx.params.count("gomaxprocs"));
-  g.max_threads = ctx.params.count("max_threads");
-  g.gogc = static_cast<int>(ctx.params.integer("gogc"));
+  apply_go_runtime_params(ctx.params, g);
   g.gomemlimit_bytes = ctx.params.size_bytes("gomemlimit");
   g.container_memory_limit_bytes = ctx.params.size_bytes("memory_limit");
-  g.restart_delay = ctx.params.duration("restart_delay");
   g.validate();
   return g;
 }
@@ -205,6 +198,7 @@ class GoService final : public Instance {
         sink_(sink_config(ctx)),
         logger_(go_, sink_, logger_config(ctx)),
         baseline_(ctx.params.size_bytes("baseline_live_heap")),
+        port_scan_ns_(port_scan_cost(ctx.params)),
         metrics_(w.metrics()) {
     if (!program_) throw std::invalid_argument("go-service " + ctx.path() + " has no program");
     auto& m = w.metrics();
@@ -215,6 +209,10 @@ class GoService final : public Instance {
     m.gauge_fn("go.rss_bytes", host, [this] { return double(go_.rss_bytes()); });
     m.gauge_fn("net.time_wait", host, [this] { return double(ns_.time_wait_count()); });
     m.gauge_fn("go.runnable_threads", host, [this] { return double(go_.runnable_threads()); });
+    m.gauge_fn("go.gc_cpu_fraction", host, [this] { return go_.gc_cpu_fraction(); });
+    m.gauge_fn("go.stw_peak_ns", host, [this] { return double(go_.peak_stw()); });
+    m.counter_fn("go.crashes", host, [this] { return double(go_.crashes()); });
+    m.counter_fn("go.oom_kills", host, [this] { return double(go_.oom_kills()); });
     m.counter_fn("log.lines", host, [this] { return double(logger_.lines_written()); });
     m.counter_fn("log.blocked_writes", host, [this] { return double(sink_.blocked_writes()); });
     m.gauge_fn("log.pipe_bytes", host,
@@ -298,6 +296,9 @@ class GoService final : public Instance {
       auto client = std::make_unique<ServiceClient>(sim_, ns_, dialer_for(spec),
                                                     context().service, std::move(targets), cfg,
                                                     pick_);
+      client->set_port_search(
+          port_scan_ns_, [this](sim::Duration d) { return go_.syscall_cpu(d); },
+          go_.config().sysmon_tick_min);
       const sim::Labels cl = {{"host", path()}, {"client", spec.name}};
       ServiceClient* c = client.get();
       m.gauge_fn("client.open_conns", cl, [c] { return double(c->open_conns()); });
@@ -353,6 +354,7 @@ class GoService final : public Instance {
                                                             : 500 * sim::kMillisecond;
     mc.config.loopback_rtt = spec.params.duration("rtt");
     mc.config.linger_zero = spec.params.flag("linger_zero");
+    mc.config.port_scan_ns = port_scan_ns_;
     // bufio.NewReadWriter per connection: 4096-byte reader and writer (bufio.defaultBufSize).
     mc.config.conn_buffer_bytes = 8 * 1024;
     mc.config.validate();
@@ -384,6 +386,10 @@ class GoService final : public Instance {
     }
     mc.client = std::make_unique<memcached::Client>(sim_, ns_, *mc.dialer, mc.servers,
                                                     mc.config, owner_);
+    // A port search shorter than sysmon's shortest tick can never lose its P (and is not
+    // worth two events); a longer one is a syscall the goroutine's M spends on a core.
+    mc.client->set_syscall_hook([this](sim::Duration d) { return go_.syscall_cpu(d); },
+                                go_.config().sysmon_tick_min);
     mc.client->set_memory_hook([this, inc = go_.incarnation()](std::int64_t delta) {
       if (go_.incarnation() != inc) return;
       if (delta > 0) {
@@ -545,7 +551,7 @@ class GoService final : public Instance {
       case StepKind::kSleep:
         return sleep_step(s.params.distribution("time").sample_duration(rng_));
       case StepKind::kAlloc:
-        return alloc_step(s.params.size_bytes("bytes"), *state);
+        return alloc_step(s.params.size_bytes("bytes"), s.params.flag("live"), *state);
       case StepKind::kCall:
         return call_step(s, *state);
       case StepKind::kCacheGet:
@@ -576,7 +582,11 @@ class GoService final : public Instance {
     co_await sim::sleep(time);
     co_return Response{};
   }
-  sim::Task<Response> alloc_step(std::int64_t bytes, RequestState& state) {
+  sim::Task<Response> alloc_step(std::int64_t bytes, bool live, RequestState& state) {
+    if (!live) {
+      co_await go_.alloc(bytes);
+      co_return Response{};
+    }
     co_await go_.alloc_live(bytes);
     state.live_bytes += bytes;
     co_return Response{};
@@ -765,6 +775,7 @@ class GoService final : public Instance {
   logsink::LogSink sink_;
   logsink::Logger logger_;
   std::int64_t baseline_;
+  sim::Duration port_scan_ns_;  // the kernel's time per port a dial's search examines
   net::OwnerId owner_ = 0;
   std::vector<NamedClient> clients_;
   std::deque<MemcacheClient> memcache_;  // deque: gauges hold pointers to its elements

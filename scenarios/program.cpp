@@ -48,9 +48,14 @@ const std::vector<StepType>& step_types() {
               "how long it sleeps")}},
       {StepKind::kAlloc,
        "alloc",
-       "allocates `bytes` of objects the handler keeps reachable until it returns (its GC "
+       "allocates `bytes` of objects the handler keeps reachable until it returns, or with "
+       "`live: false` short-lived garbage unreachable at once (both pace the GC; the GC "
        "assists are paid during a mark, as Go's allocator does)",
-       {param("bytes", ParamType::Size, "bytes", "4KiB", "heap the request holds", 0, 1e12)}},
+       {param("bytes", ParamType::Size, "bytes", "4KiB", "heap allocated per run of the step", 0,
+              1e12),
+        param("live", ParamType::Bool, "", "true",
+              "true: the request holds it until the handler returns; false: garbage (decoding "
+              "buffers, temporaries) the next GC finds dead")}},
       {StepKind::kCall,
        "call",
        "a request through a named client (net/http-style: an idle connection of the pool or a "

@@ -60,7 +60,14 @@ sim::Task<std::optional<Response>> ServiceClient::dial(std::uint32_t t, net::Own
   Target& target = targets_[t];
   ++stats_.dials;
   net::DialOutcome d = dialer_.dial(ns_, target.address, owner);
+  // The search ran inside bind(2)/connect(2); its outcome was fixed when it began (the
+  // kernel holds the bucket lock from finding a port to reserving it), so a found port is
+  // this client's socket from then on. A process killed in the call unwinds from it; the
+  // kernel has closed its sockets and crash() forgot them.
+  const sim::Duration kernel = port_scan_ns_ * static_cast<sim::Duration>(d.ports_scanned);
+  const bool charge = syscall_ && kernel >= syscall_shortest_;
   if (!d.ok()) {
+    if (charge) co_await syscall_(kernel);
     ++stats_.dial_errors;
     if (first_dial_error_.empty()) {
       first_dial_error_ = d.error.text();
@@ -73,6 +80,7 @@ sim::Task<std::optional<Response>> ServiceClient::dial(std::uint32_t t, net::Own
   conn.server = t;
   conn.client_life = life_;
   ++open_;
+  if (charge) co_await syscall_(kernel);
   const std::uint32_t life = life_;
   // SYN, SYN-ACK (the ACK rides the request). A handshake that outlasts the deadline is
   // given up in SYN_SENT: no TIME_WAIT.

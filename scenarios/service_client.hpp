@@ -16,9 +16,11 @@
 // `multiplexed` is gocql's pool instead: NumConns connections per host, dialed on first use
 // and kept; every call is a stream on one of them (round robin), so nothing is dialed or
 // closed per call, and a timed-out call abandons its stream, not its connection.
+#include <algorithm>
 #include <cstdint>
-#include <optional>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,6 +73,16 @@ class ServiceClient {
   // The calling process died: the kernel has closed its sockets; forget the idle lists.
   void crash();
 
+  // A dial's port search is kernel time: port_scan_ns per port examined, spent through
+  // `syscall` (the calling goroutine's M in a syscall on a core) when at least `shortest`
+  // (a shorter one could never lose its P). Without a hook, searches cost nothing.
+  void set_port_search(sim::Duration port_scan_ns,
+                       std::function<sim::Task<>(sim::Duration)> syscall, sim::Duration shortest) {
+    port_scan_ns_ = port_scan_ns;
+    syscall_ = std::move(syscall);
+    syscall_shortest_ = std::max<sim::Duration>(1, shortest);
+  }
+
   const ServiceClientStats& stats() const { return stats_; }
   std::size_t idle_conns() const;
   std::uint64_t open_conns() const { return open_; }
@@ -113,6 +125,9 @@ class ServiceClient {
   ServiceClientStats stats_;
   std::string first_dial_error_;
   sim::Time first_dial_error_at_ = 0;
+  sim::Duration port_scan_ns_ = 0;
+  std::function<sim::Task<>(sim::Duration)> syscall_;
+  sim::Duration syscall_shortest_ = 1;
 };
 
 }  // namespace skysim::scenarios

@@ -548,12 +548,31 @@ TEST_CASE("go-service: the April chain in YAML gives the post-mortem's error and
   INFO("TIME_WAIT " << tw << " open " << open);
   CHECK(tw + open == 28232);
   CHECK(storm.value("log.lines{host=east/dataplane/0}") > 10000);  // every error logged
+  // Each failed dial searched the whole range inside bind(2): 28,232 ports x 134 ns = 3.8 ms
+  // of kernel time on a core, far past sysmon's 20 us tick, so sysmon hands the dialling
+  // goroutines' Ps to new Ms. The replay's full-size host (128 Ps) grows to ~1,000 threads
+  // (docs/april-2026.md, "Full host size"); without the search's time it keeps ~one per P.
+  const double threads = storm.value("go.threads{host=east/dataplane/0}");
+  CHECK(threads > 4 * 128);
+
+  LoadOptions free_search = o;
+  free_search.overrides.push_back(
+      parse_override("datacenters.east.services.dataplane.params.port_scan_cost=0"));
+  Ran no_kernel_time = run_scenario_text(text, free_search);
+  REQUIRE(no_kernel_time.result.invariants_hold());
+  INFO("threads with the search's kernel time "
+       << threads << ", without " << no_kernel_time.value("go.threads{host=east/dataplane/0}"));
+  CHECK(no_kernel_time.value("go.threads{host=east/dataplane/0}") <= 128 + 16);
+  // The same storm: the search's time moves when a dial fails, not whether it does.
+  CHECK(no_kernel_time.value("client.dial_errors{client=mc,host=east/dataplane/0}") ==
+        Approx(storm.value("client.dial_errors{client=mc,host=east/dataplane/0}")).epsilon(0.01));
 
   o.overrides.push_back(parse_override("variant=setlimit"));
   Ran fixed = run_scenario_text(text, o);
   REQUIRE(fixed.result.invariants_hold());
   CHECK(fixed.value("client.dial_errors{client=mc,host=east/dataplane/0}") == 0);
   CHECK(fixed.value("net.time_wait{host=east/dataplane/0}") == 0);
+  CHECK(fixed.value("go.threads{host=east/dataplane/0}") <= 128 + 16);
 }
 
 TEST_CASE("go-service: a crash closes the gomemcache connections and the restart builds a new client") {
@@ -603,6 +622,31 @@ TEST_CASE("go-service: a port range of ten ports runs out after ten surplus clos
   // Three requests (12 dials, 9 surplus closes) fit; the fourth cannot dial all it needs.
   CHECK(r.value("handler.ok{handler=get,host=east/api/0}") >= 3);
   CHECK(r.value("handler.failed{handler=get,host=east/api/0}") > 0);
+}
+
+TEST_CASE("go-service: a net_http dial's port search is a syscall that can strand its M") {
+  // The ten-port range above, with a search made slow on purpose (2 ms per port examined, a
+  // full failed search 20 ms): each failed dial is a syscall far past sysmon's 20 us tick and
+  // Go's 10 ms retake, so its P goes to another M and the threads outgrow the 4 Ps. With the
+  // measured 134 ns per port a ten-port search is 1.3 us, never charged.
+  std::string text = two_tier(replace(kFanOut12, "tasks: 12", "tasks: 4"), "{constant: 10ms}",
+                              "{target: store, max_idle: 1}", "20/s");
+  text = replace(text, "LIMIT", "-1");
+  auto with_cost = [&](const std::string& cost) {
+    return replace(text, "        kind: go-service\n",
+                   "        kind: go-service\n        params: {port_range_low: 60990, "
+                   "port_range_high: 60999, cores: 4, port_scan_cost: " +
+                       cost + "}\n");
+  };
+  Ran slow = run_scenario_text(with_cost("2ms"));
+  Ran measured = run_scenario_text(with_cost("134ns"));
+  REQUIRE(slow.result.invariants_hold());
+  REQUIRE(measured.result.invariants_hold());
+  REQUIRE(slow.value("client.dial_errors{client=store,host=east/api/0}") > 100);
+  INFO("threads: slow search " << slow.value("go.threads{host=east/api/0}") << ", measured "
+                               << measured.value("go.threads{host=east/api/0}"));
+  CHECK(slow.value("go.threads{host=east/api/0}") > 8);
+  CHECK(measured.value("go.threads{host=east/api/0}") <= 6);
 }
 
 TEST_CASE("go-service: an OOM kill inside a go statement ends the goroutines of the dead process") {
