@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The April data plane, the dataplane kind against its composition (issue 26; the table of
+# docs/april-2026.md, "As a composition"): one Monday hour at full host size, the batch client
+# at 0.05/s, the same seeds for both, then scripts/april_composition_table.py.
+# The replay runs without its timeline and its west user sources (so its users' latency
+# histograms are the east host's, as the composition's are); the composition has no timeline.
+# Usage: scripts/compare-april-composition.sh [--seeds 1..8] [--jobs 2] [--out DIR] [--skysim BIN]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seeds=1..8 jobs=2 out=compare-april-composition bin=build/default/app/skysim
+while (($#)); do
+  case $1 in
+    --seeds) seeds=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --skysim) bin=$2; shift 2 ;;
+    *) echo "$0: unknown argument '$1' (--seeds, --jobs, --out, --skysim)" >&2; exit 2 ;;
+  esac
+done
+[[ -x $bin ]] || { echo "$0: no skysim at $bin (build first: scripts/build.sh)" >&2; exit 2; }
+monday=2026-04-06T08:00:00Z
+"$bin" compare scenarios/april-2026-outage.yaml --seeds "$seeds" -j "$jobs" --no-plots \
+  --out "$out/replay" --set epoch=$monday --set 'timeline=[]' \
+  --set sources.batch-service.start=$monday --set sources.batch-service.rate=0.05/s \
+  --set scale=1 --set duration=1h \
+  --set sources.users-west.enabled=false --set sources.profiles-west.enabled=false >/dev/null
+"$bin" compare scenarios/april-in-yaml.yaml --seeds "$seeds" -j "$jobs" --no-plots \
+  --out "$out/composed" --set epoch=$monday --set duration=1h >/dev/null
+python3 scripts/april_composition_table.py "$out/replay/compare.csv" "$out/composed/compare.csv"
