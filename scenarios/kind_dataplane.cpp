@@ -181,17 +181,6 @@ std::vector<sim::ParamSpec> dataplane_params() {
   return out;
 }
 
-bool listed(const std::string& csv, const std::string& name) {
-  std::size_t start = 0;
-  while (start <= csv.size()) {
-    std::size_t end = csv.find(',', start);
-    if (end == std::string::npos) end = csv.size();
-    if (csv.compare(start, end - start, name) == 0) return true;
-    start = end + 1;
-  }
-  return false;
-}
-
 logsink::LogPolicy log_policy_of(const std::string& s) {
   if (s == "every") return logsink::LogPolicy::kEveryError;
   if (s == "sampled") return logsink::LogPolicy::kSampled;
@@ -350,7 +339,7 @@ class DataPlaneInstance final : public Instance {
     RpcTag tag;  // only a trace reads it
     if (host_.go().simulation().tracer() != nullptr) tag = RpcTag{r.client, r.endpoint};
     if (r.endpoint == "GetPostRecord") {
-      PostMix mix = listed(backfill_clients_, r.client) ? PostMix::kCold : PostMix::kHot;
+      PostMix mix = lists_client(backfill_clients_, r.client) ? PostMix::kCold : PostMix::kHot;
       host_.get_post_record(uris, mix, std::move(done), std::move(tag));
     } else {
       host_.small_rpc(uris, std::move(done), std::move(tag));

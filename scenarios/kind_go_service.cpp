@@ -497,6 +497,7 @@ class GoService final : public Instance {
   struct RequestState {
     std::int64_t size_bytes = 0;
     std::int64_t live_bytes = 0;
+    std::string client;  // the caller's client name (cache_get's cold_clients)
   };
 
   ServiceClient& client(const std::string& name) {
@@ -511,6 +512,7 @@ class GoService final : public Instance {
     HandlerMetrics& hm = handlers_.at(handler);
     auto state = std::make_shared<RequestState>();
     state->size_bytes = r.size_bytes;
+    state->client = r.client;
     // A goroutine killed with its process leaves its caller an answer.
     sim::OnUnwind answer(sim_, [&r] { r.complete({false, "crashed"}); });
     Response resp = co_await run(steps, state);
@@ -617,9 +619,25 @@ class GoService final : public Instance {
     co_return Response{};
   }
 
+  // The key a cache_get names: from the cold space for a cold client, else among `keys`
+  // (uniform, or a Pareto rank as the dataplane kind's hot posts).
+  std::string cache_key(const Step& s, const std::string& caller) {
+    if (lists_client(s.params.string("cold_clients"), caller)) {
+      return "c" + std::to_string(rng_.uniform_int(0, s.params.count("cold_keys") - 1));
+    }
+    const std::int64_t keys = s.params.count("keys");
+    if (s.params.choice("popularity") == "pareto") {
+      const double rank = rng_.pareto(1.0, s.params.real("pareto_shape")) - 1.0;
+      const double capped = std::min(rank, 1e18);  // a huge draw stays an integer
+      return "k" +
+             std::to_string(static_cast<std::uint64_t>(capped) % static_cast<std::uint64_t>(keys));
+    }
+    return "k" + std::to_string(rng_.uniform_int(0, keys - 1));
+  }
+
   sim::Task<Response> cache_get_step(const Step& s, std::shared_ptr<RequestState> state) {
     MemcacheClient& mc = memcache(s.params.string("client"));
-    const std::string key = "k" + std::to_string(rng_.uniform_int(0, s.params.count("keys") - 1));
+    const std::string key = cache_key(s, state->client);
     memcached::McResult got = co_await mc.client->get(key);
     if (got.ok()) {
       ++mc.hits;

@@ -323,6 +323,23 @@ class Loader {
                  "program: {clients: {...}, handlers: {NAME: [steps]}}");
       } else {
         program = read_program(c_, n["program"], join(path, "program"));
+        if (program) {
+          // A step's parameter naming clients (cache_get's cold_clients) is checked with the
+          // kinds' ones, once the sources are known.
+          for_each_step(*program, [&](const Step& st) {
+            const StepType* type = nullptr;
+            for (const StepType& t : step_types()) {
+              if (t.kind == st.kind) type = &t;
+            }
+            for (const sim::ParamSpec& spec : type->params) {
+              if (!spec.names_clients || !st.params.has(spec.name)) continue;
+              const std::string text = st.params.string(spec.name);
+              if (!text.empty()) {
+                client_refs_.push_back({st.where, join(st.path, spec.name), text});
+              }
+            }
+          });
+        }
       }
     } else if (n["program"]) {
       c_.error(n["program"], join(path, "program"),

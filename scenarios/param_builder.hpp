@@ -38,4 +38,16 @@ inline sim::ParamSpec naming_clients(sim::ParamSpec s) {
   return s;
 }
 
+// Whether the comma-separated `csv` (a naming_clients value) lists `name`.
+inline bool lists_client(const std::string& csv, const std::string& name) {
+  std::size_t start = 0;
+  while (start < csv.size()) {
+    const std::size_t comma = csv.find(',', start);
+    const std::size_t end = comma == std::string::npos ? csv.size() : comma;
+    if (csv.compare(start, end - start, name) == 0) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 }  // namespace skysim::scenarios

@@ -80,6 +80,20 @@ const std::vector<StepType>& step_types() {
        "mc.Set(key) stores `value_bytes` (the read-through of domain.md §1.2)",
        {required(param("client", ParamType::String, "", "", "a gomemcache client of this program")),
         key_space(),
+        param("popularity", ParamType::Enum, "", "uniform",
+              "how a key is drawn among `keys`: uniform, or pareto (rank = Pareto(1, "
+              "pareto_shape) - 1, modulo keys: a few hot posts most requests name)",
+              std::nullopt, std::nullopt, {"uniform", "pareto"}),
+        param("pareto_shape", ParamType::Double, "", "1.2",
+              "popularity pareto: the shape (assumption, as the dataplane kind's hot posts)", 0.01,
+              100),
+        naming_clients(param("cold_clients", ParamType::String, "", "",
+                             "comma-separated clients (of the scenario's sources) whose requests "
+                             "name keys of a separate cold space, uniform among cold_keys (a "
+                             "backfill walking old posts); \"\" = none")),
+        param("cold_keys", ParamType::Count, "keys", "50M",
+              "cold_clients: the cold key space (assumption, as the dataplane kind's cold posts)",
+              1, 1e12),
         param("value_bytes", ParamType::Size, "bytes", "1KiB", "item size a fill stores", 0, 1e6),
         param("fill", ParamType::Bool, "", "true", "mc.Set after a miss the on_miss steps served"),
         param("on_error", ParamType::Enum, "", "miss",

@@ -491,6 +491,42 @@ TEST_CASE("go-service read-through cache: an LRU of C items over K uniform keys 
   CHECK(hits / (hits + misses) == Approx(0.2).margin(0.01));
 }
 
+TEST_CASE("go-service read-through cache: Pareto popularity and a cold client's own key space") {
+  // A cache that holds every key: the misses are the distinct keys drawn. The readers draw
+  // rank = Pareto(1, 1.2) - 1 modulo K, so key j has p_j = sum over m = j (mod K) of
+  // (1 + m)^-1.2 - (2 + m)^-1.2, and n draws see E = sum_j 1 - (1 - p_j)^n distinct keys (the
+  // tail past m = 10^7 holds 4e-9 of the mass). The backfill client's requests name the cold
+  // space of 50M keys: nearly every one of them is a miss of its own.
+  std::string text = read_through("capacity_items: 1M",
+                                  "  backfill: {client: batch, from: east, target: api.get, "
+                                  "rate: 100/s}\n");
+  text = replace(text, "                  keys: 10k\n",
+                 "                  keys: 10k\n                  popularity: pareto\n"
+                 "                  cold_clients: batch\n");
+  Ran r = run_scenario_text(text);
+  REQUIRE(r.result.invariants_hold());
+  const double n = r.value("requests.issued{client=readers,endpoint=get}");
+  const double cold = r.value("requests.issued{client=batch,endpoint=get}");
+  const int k = 10000;
+  std::vector<double> p(k, 0.0);
+  for (int m = 0; m < 10'000'000; ++m) {
+    p[m % k] += std::pow(1.0 + m, -1.2) - std::pow(2.0 + m, -1.2);
+  }
+  double distinct = 0;
+  for (double pj : p) distinct += 1 - std::pow(1 - pj, n);
+  const double misses = r.value("cache.misses{client=mc,host=east/api/0}");
+  INFO("readers " << n << " backfill " << cold << " misses " << misses << ", expected " << distinct
+                  << " + " << cold);
+  CHECK(distinct < 0.5 * k);  // far fewer than uniform draws would see (~10k)
+  CHECK(misses == Approx(distinct + cold).epsilon(0.03));
+  // The readers' own share (the cold draws repeat a key with probability ~1e-4 each).
+  CHECK(misses - cold == Approx(distinct).epsilon(0.1));
+
+  // A client the scenario has no source for is a wiring error, with the line.
+  std::string typo = replace(text, "cold_clients: batch", "cold_clients: bacth");
+  CHECK_THAT(errors_of(typo), Catch::Contains("no source has client 'bacth'"));
+}
+
 TEST_CASE("go-service read-through cache: a memcached outage sends every read to Scylla") {
   // memcached-restart from 00:00:20 to 00:00:30: gets fail (EOF, refused), on_error: miss
   // falls back to Scylla for all of them; the server comes back empty, so the misses refill.
