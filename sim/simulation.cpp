@@ -287,6 +287,12 @@ bool Simulation::run_until(Time until) {
     const QueueEntry& top = queue_.top();
     if (top.time > until) break;
     QueueEntry e = queue_.pop();
+    // Scheduling into the past throws, so an earlier pop can only be the queue's own fault:
+    // say so here, not later through a model's broken invariant (the ladder's split bug).
+    if (e.time < now_) [[unlikely]] {
+      throw std::logic_error("sim: the event queue popped " + format_duration(e.time) + " after " +
+                             format_duration(now_));
+    }
     now_ = e.time;
     if (is_handler(e.target)) {
       Handler* h = as_handler(e.target);
