@@ -12,6 +12,7 @@
 //     if err := g.Wait(); err != nil { http.Error(w, err.Error(), 500) }
 //   }
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -151,6 +152,7 @@ class GoService final : public Instance {
   // A gomemcache client and what it counted across the process's lives.
   struct MemcacheClient {
     std::string name;
+    const ClientSpec* spec = nullptr;  // in program_, which a deploy edits
     std::vector<memcached::Server*> servers;
     net::Dialer* dialer = nullptr;
     memcached::ClientConfig config;
@@ -161,6 +163,7 @@ class GoService final : public Instance {
     std::uint64_t misses = 0;
     std::string first_error;  // Go's text of the first error other than a miss
     sim::Time first_error_at = 0;
+    std::array<sim::Counter*, 16> errors{};  // call.errors by McStatus, made on first use
     void fold_stats() {
       const memcached::ClientStats& s = client->stats();
       stats.dials += s.dials;
@@ -190,7 +193,8 @@ class GoService final : public Instance {
   GoService(World& w, const HostContext& ctx)
       : Instance(ctx),
         sim_(w.sim()),
-        program_(ctx.program),
+        // Its own copy: a deploy (a timeline change of a step or client) edits this host's build.
+        program_(ctx.program ? std::make_shared<Program>(*ctx.program) : nullptr),
         go_(w.sim(), go_config(ctx)),
         ns_(w.sim(), net_config(ctx), ctx.path() + "/netns"),
         rng_(w.sim().stream("go-service/" + ctx.path())),
@@ -227,7 +231,9 @@ class GoService final : public Instance {
     // killed and gave its unit back), an interner's strings are the requests', not the process's.
     for_each_step(*program_, [&](const Step& s) {
       if (s.kind == StepKind::kSemaphore) {
-        semaphores_.emplace(s.path, std::make_unique<sim::Semaphore>(s.params.count("limit")));
+        semaphores_.emplace(
+            s.path, StepSemaphore{s.params.count("limit"),
+                                  std::make_unique<sim::Semaphore>(s.params.count("limit"))});
       } else if (s.kind == StepKind::kUidAlloc) {
         interners_.try_emplace(s.path, sim_, "go-service/" + path() + "/" + s.path, s.params);
       }
@@ -253,6 +259,7 @@ class GoService final : public Instance {
       go_.retain(baseline_);
       set_up(go_.alive());
       if (!go_.alive()) return;
+      if (deployed_) redeploy();
       for (auto& mc : memcache_) build_memcache_client(mc);
       milestones_.push_back({sim_.now(), "process restarted; " +
                                              std::to_string(ns_.time_wait_count()) +
@@ -286,16 +293,9 @@ class GoService final : public Instance {
                                                        : host_address(w, h->path());
         targets.push_back({h, net::Endpoint{ip, kServicePort}});
       }
-      ServiceClientConfig cfg;
-      cfg.max_idle = static_cast<std::size_t>(spec.params.count("max_idle"));
-      cfg.timeout = spec.params.duration("timeout");
-      cfg.rtt = spec.params.duration("rtt");
-      cfg.linger_zero = spec.params.flag("linger_zero");
-      cfg.multiplexed = spec.params.choice("driver") == "gocql";
-      cfg.conns_per_host = static_cast<std::size_t>(spec.params.count("conns_per_host"));
-      auto client = std::make_unique<ServiceClient>(sim_, ns_, dialer_for(spec),
-                                                    context().service, std::move(targets), cfg,
-                                                    pick_);
+      auto client =
+          std::make_unique<ServiceClient>(sim_, ns_, dialer_for(spec), context().service,
+                                          std::move(targets), service_client_config(spec), pick_);
       client->set_port_search(
           port_scan_ns_, [this](sim::Duration d) { return go_.syscall_cpu(d); },
           go_.config().sysmon_tick_min);
@@ -307,8 +307,9 @@ class GoService final : public Instance {
       m.counter_fn("client.dial_errors", cl, [c] { return double(c->stats().dial_errors); });
       m.counter_fn("client.timeouts", cl, [c] { return double(c->stats().timeouts); });
       m.counter_fn("client.refused", cl, [c] { return double(c->stats().refused); });
-      clients_.push_back({spec.name, std::move(client)});
+      clients_.push_back({spec.name, &spec, std::move(client)});
     }
+    build_plans();
   }
 
   // A gomemcache client to every host of a memcached service (crc32(key) % n picks one, as
@@ -344,20 +345,12 @@ class GoService final : public Instance {
   void start_memcache_client(World& w, const ClientSpec& spec) {
     MemcacheClient mc;
     mc.name = spec.name;
+    mc.spec = &spec;
     mc.dialer = &dialer_for(spec);
     for (Instance* h : target_hosts(w, spec)) {
       mc.servers.push_back(memcached_server_of(h));
     }
-    mc.config.max_idle_conns = static_cast<int>(spec.params.count("max_idle"));
-    // gomemcache's netTimeout(): Timeout 0 means DefaultTimeout (500 ms).
-    mc.config.timeout = spec.params.duration("timeout") > 0 ? spec.params.duration("timeout")
-                                                            : 500 * sim::kMillisecond;
-    mc.config.loopback_rtt = spec.params.duration("rtt");
-    mc.config.linger_zero = spec.params.flag("linger_zero");
-    mc.config.port_scan_ns = port_scan_ns_;
-    // bufio.NewReadWriter per connection: 4096-byte reader and writer (bufio.defaultBufSize).
-    mc.config.conn_buffer_bytes = 8 * 1024;
-    mc.config.validate();
+    mc.config = memcache_config(spec);
     memcache_.push_back(std::move(mc));
     build_memcache_client(memcache_.back());
     const sim::Labels cl = {{"host", path()}, {"client", spec.name}};
@@ -376,6 +369,32 @@ class GoService final : public Instance {
                [p] { return p->client ? double(p->client->open_conns()) : 0.0; });
     m.counter_fn("cache.hits", cl, [p] { return double(p->hits); });
     m.counter_fn("cache.misses", cl, [p] { return double(p->misses); });
+  }
+
+  memcached::ClientConfig memcache_config(const ClientSpec& spec) const {
+    memcached::ClientConfig c;
+    c.max_idle_conns = static_cast<int>(spec.params.count("max_idle"));
+    // gomemcache's netTimeout(): Timeout 0 means DefaultTimeout (500 ms).
+    c.timeout = spec.params.duration("timeout") > 0 ? spec.params.duration("timeout")
+                                                    : 500 * sim::kMillisecond;
+    c.loopback_rtt = spec.params.duration("rtt");
+    c.linger_zero = spec.params.flag("linger_zero");
+    c.port_scan_ns = port_scan_ns_;
+    // bufio.NewReadWriter per connection: 4096-byte reader and writer (bufio.defaultBufSize).
+    c.conn_buffer_bytes = 8 * 1024;
+    c.validate();
+    return c;
+  }
+
+  static ServiceClientConfig service_client_config(const ClientSpec& spec) {
+    ServiceClientConfig cfg;
+    cfg.max_idle = static_cast<std::size_t>(spec.params.count("max_idle"));
+    cfg.timeout = spec.params.duration("timeout");
+    cfg.rtt = spec.params.duration("rtt");
+    cfg.linger_zero = spec.params.flag("linger_zero");
+    cfg.multiplexed = spec.params.choice("driver") == "gocql";
+    cfg.conns_per_host = static_cast<std::size_t>(spec.params.count("conns_per_host"));
+    return cfg;
   }
 
   void build_memcache_client(MemcacheClient& mc) {
@@ -428,6 +447,10 @@ class GoService final : public Instance {
   }
 
   void set(std::string_view name, const sim::ParamValue& v) override {
+    if (name.find(".program.") != std::string_view::npos) {
+      deploy(name, v);
+      return;
+    }
     if (name == "memory_limit") {
       go_.set_container_memory_limit(v.integer);
       return;
@@ -445,6 +468,61 @@ class GoService final : public Instance {
 
   void crash() override {
     if (go_.alive()) go_.kill(goruntime::CrashReason::kExternal);
+  }
+
+  // A timeline change of a step's or a client's parameter (`key` its full path, checked by the
+  // loader: scenarios/program.hpp deployable_param) is a new build: the process is replaced at
+  // once, as a container deploy does (SIGTERM, no back-off; the dataplane kind's
+  // deploy_restarts), and the new one runs the changed program with fresh pools. In-flight
+  // requests die with the old process; its connections stay in TIME_WAIT.
+  void deploy(std::string_view key, const sim::ParamValue& v) {
+    const std::size_t dot = key.rfind('.');
+    const std::string_view owner = key.substr(0, dot);
+    const std::string name(key.substr(dot + 1));
+    sim::ParamValues* params = nullptr;
+    for (ClientSpec& c : program_->clients) {
+      if (c.path == owner) params = &c.params;
+    }
+    for (auto& [handler, steps] : program_->handlers) {
+      if (!params) params = find_step_params(steps, owner);
+    }
+    if (!params)
+      throw std::logic_error(path() + ": a deploy of " + std::string(key) + " found nothing");
+    params->set(name, v);
+    milestones_.push_back(
+        {sim_.now(), "deploy: " + std::string(key.substr(key.find(".program.") + 9)) + " = " +
+                         v.text + " (the process is replaced)"});
+    deployed_ = true;
+    if (go_.alive()) go_.kill(goruntime::CrashReason::kDeploy);
+  }
+
+  static sim::ParamValues* find_step_params(std::vector<Step>& steps, std::string_view at) {
+    for (Step& s : steps) {
+      if (s.path == at) return &s.params;
+      if (sim::ParamValues* p = find_step_params(s.body, at)) return p;
+    }
+    return nullptr;
+  }
+
+  // The new build's clients and semaphores, before it serves (the old process's connections
+  // were closed by the kernel with it).
+  void redeploy() {
+    deployed_ = false;
+    for (auto& mc : memcache_) {
+      mc.config = memcache_config(*mc.spec);
+      mc.dialer = &dialer_for(*mc.spec);
+    }
+    for (auto& c : clients_)
+      c.client->redeploy(dialer_for(*c.spec), service_client_config(*c.spec));
+    for_each_step(*program_, [&](const Step& s) {
+      if (s.kind != StepKind::kSemaphore) return;
+      StepSemaphore& sem = semaphores_.at(s.path);
+      if (sem.limit == s.params.count("limit")) return;
+      old_semaphores_.push_back(std::move(sem.units));
+      sem = StepSemaphore{s.params.count("limit"),
+                          std::make_unique<sim::Semaphore>(s.params.count("limit"))};
+    });
+    build_plans();
   }
   void restart() override {}  // the process restarts itself after restart_delay
 
@@ -491,7 +569,37 @@ class GoService final : public Instance {
   };
   struct NamedClient {
     std::string name;
+    const ClientSpec* spec;  // in program_, which a deploy edits
     std::unique_ptr<ServiceClient> client;
+  };
+  struct StepSemaphore {
+    std::int64_t limit;  // as built; a deploy that changes the step's limit builds a new one
+    std::unique_ptr<sim::Semaphore> units;
+  };
+  // A step's parameters as this build runs them, read from the program once (at start and at
+  // each deploy's restart), so that a request reads fields, not a map of names: the name
+  // lookups, string compares and client searches were ~5 % of the April composition's
+  // profile (docs/benchmarks.md). Indexed by Step::slot.
+  struct StepPlan {
+    const sim::Distribution* time = nullptr;  // cpu, sleep
+    std::int64_t bytes = 0;                   // alloc; a call's size; a cache step's value_bytes
+    std::int64_t count = 0;                   // log lines; errgroup tasks; cache keys
+    std::int64_t limit = -1;                  // errgroup
+    bool live = true;                         // alloc
+    bool tasks_from_request = false;          // errgroup
+    bool fill = true;                         // cache_get
+    bool log_error = false;                   // on_error log_and_*
+    bool fail_on_error = true;                // on_error fail / log_and_fail
+    bool pareto = false;                      // cache_get popularity
+    double shape = 0;                         // cache_get pareto_shape
+    double probability = 0;                   // fail
+    std::int64_t cold_keys = 0;               // cache_get
+    const std::string* cold_clients = nullptr;
+    const std::string* client_name = nullptr;
+    const std::string* endpoint = nullptr;
+    const std::string* reason = nullptr;  // fail
+    ServiceClient* client = nullptr;      // call
+    MemcacheClient* cache = nullptr;      // cache_get, cache_set
   };
   // What one request's steps share: the heap they keep until the handler returns.
   struct RequestState {
@@ -535,7 +643,9 @@ class GoService final : public Instance {
   // a parked goroutine's frames hold only the step it is parked in, and this loop's frame
   // holds one awaiter: a 1-minute overload parks ~875,000 goroutines on a semaphore
   // (docs/uid-interning.md, "As a composition"; one frame with every step's awaiters was
-  // 1,088 bytes).
+  // 1,088 bytes). Awaiting the cpu and alloc steps here instead saved 2.8 % of the April
+  // composition's instructions and cost that overload 11 % more peak RSS (1,477 -> 1,642 MB):
+  // not taken (docs/benchmarks.md, twenty-first session).
   sim::Task<Response> run(const std::vector<Step>& steps, std::shared_ptr<RequestState> state) {
     for (const Step& s : steps) {
       still_running();
@@ -547,21 +657,22 @@ class GoService final : public Instance {
 
   // Not a coroutine: it picks the step's coroutine, which starts when run() awaits it.
   sim::Task<Response> step(const Step& s, const std::shared_ptr<RequestState>& state) {
+    const StepPlan& p = plans_[s.slot];
     switch (s.kind) {
       case StepKind::kCpu:
-        return cpu_step(s.params.distribution("time").sample_duration(rng_));
+        return cpu_step(p.time->sample_duration(rng_));
       case StepKind::kSleep:
-        return sleep_step(s.params.distribution("time").sample_duration(rng_));
+        return sleep_step(p.time->sample_duration(rng_));
       case StepKind::kAlloc:
-        return alloc_step(s.params.size_bytes("bytes"), s.params.flag("live"), *state);
+        return alloc_step(p.bytes, p.live, *state);
       case StepKind::kCall:
-        return call_step(s, *state);
+        return call_step(p, *state);
       case StepKind::kCacheGet:
-        return cache_get_step(s, state);
+        return cache_get_step(s, p, state);
       case StepKind::kCacheSet:
-        return cache_set_step(s);
+        return cache_set_step(p);
       case StepKind::kErrgroup:
-        return errgroup_step(s, state);
+        return errgroup_step(s, p, state);
       case StepKind::kSemaphore:
         return semaphore_step(s, state);
       case StepKind::kUidAlloc:
@@ -569,9 +680,9 @@ class GoService final : public Instance {
       case StepKind::kFdbTxn:
         return transact(fdb_client(s.params.string("client")), s);
       case StepKind::kLog:
-        return log_step(s.params.count("lines"));
+        return log_step(p.count);
       case StepKind::kFail:
-        return fail_step(s);
+        return fail_step(p);
     }
     throw std::logic_error("go-service " + path() + ": a step of no known kind");
   }
@@ -597,37 +708,32 @@ class GoService final : public Instance {
     for (std::int64_t i = 0; i < lines; ++i) co_await logger_.error();
     co_return Response{};
   }
-  sim::Task<Response> fail_step(const Step& s) {
-    if (rng_.uniform01() < s.params.fraction("probability")) {
-      co_return Response{false, s.params.string("reason")};
-    }
+  sim::Task<Response> fail_step(const StepPlan& p) {
+    if (rng_.uniform01() < p.probability) co_return Response{false, *p.reason};
     co_return Response{};
   }
 
   // The error a step returns to its handler; an error it only counts is Response{}.
-  sim::Task<Response> call_step(const Step& s, const RequestState& state) {
-    const std::int64_t size =
-        s.params.size_bytes("size") > 0 ? s.params.size_bytes("size") : state.size_bytes;
-    Response r =
-        co_await client(s.params.string("client")).call(s.params.string("endpoint"), size, owner_);
+  sim::Task<Response> call_step(const StepPlan& p, const RequestState& state) {
+    const std::int64_t size = p.bytes > 0 ? p.bytes : state.size_bytes;
+    Response r = co_await p.client->call(*p.endpoint, size, owner_);
     if (!r.ok) {
-      call_error(s.params.string("client"), r.error).add();
-      const std::string& policy = s.params.choice("on_error");
-      if (policy.starts_with("log_and_")) co_await logger_.error();
-      if (policy.ends_with("fail")) co_return r;
+      call_error(*p.client_name, r.error).add();
+      if (p.log_error) co_await logger_.error();
+      if (p.fail_on_error) co_return r;
     }
     co_return Response{};
   }
 
   // The key a cache_get names: from the cold space for a cold client, else among `keys`
   // (uniform, or a Pareto rank as the dataplane kind's hot posts).
-  std::string cache_key(const Step& s, const std::string& caller) {
-    if (lists_client(s.params.string("cold_clients"), caller)) {
-      return "c" + std::to_string(rng_.uniform_int(0, s.params.count("cold_keys") - 1));
+  std::string cache_key(const StepPlan& p, const std::string& caller) {
+    if (!p.cold_clients->empty() && lists_client(*p.cold_clients, caller)) {
+      return "c" + std::to_string(rng_.uniform_int(0, p.cold_keys - 1));
     }
-    const std::int64_t keys = s.params.count("keys");
-    if (s.params.choice("popularity") == "pareto") {
-      const double rank = rng_.pareto(1.0, s.params.real("pareto_shape")) - 1.0;
+    const std::int64_t keys = p.count;
+    if (p.pareto) {
+      const double rank = rng_.pareto(1.0, p.shape) - 1.0;
       const double capped = std::min(rank, 1e18);  // a huge draw stays an integer
       return "k" +
              std::to_string(static_cast<std::uint64_t>(capped) % static_cast<std::uint64_t>(keys));
@@ -635,9 +741,10 @@ class GoService final : public Instance {
     return "k" + std::to_string(rng_.uniform_int(0, keys - 1));
   }
 
-  sim::Task<Response> cache_get_step(const Step& s, std::shared_ptr<RequestState> state) {
-    MemcacheClient& mc = memcache(s.params.string("client"));
-    const std::string key = cache_key(s, state->client);
+  sim::Task<Response> cache_get_step(const Step& s, const StepPlan& p,
+                                     std::shared_ptr<RequestState> state) {
+    MemcacheClient& mc = *p.cache;
+    const std::string key = cache_key(p, state->client);
     memcached::McResult got = co_await mc.client->get(key);
     if (got.ok()) {
       ++mc.hits;
@@ -648,48 +755,44 @@ class GoService final : public Instance {
         mc.first_error = got.error_text();
         mc.first_error_at = sim_.now();
       }
-      const std::string reason = memcache_error(got.status);
-      call_error(s.params.string("client"), reason).add();
-      const std::string& policy = s.params.choice("on_error");
-      if (policy == "fail") co_return Response{false, reason};
-      if (policy == "log_and_miss") co_await logger_.error();
+      memcache_error_counter(mc, got.status).add();
+      if (p.fail_on_error) co_return Response{false, memcache_error(got.status)};
+      if (p.log_error) co_await logger_.error();
     }
     ++mc.misses;
     Response served = co_await run(s.body, state);
     if (!served.ok) co_return served;
     still_running();
-    if (s.params.flag("fill")) {
+    if (p.fill) {
       memcached::McItem item;
-      item.value_bytes = static_cast<std::uint32_t>(s.params.size_bytes("value_bytes"));
+      item.value_bytes = static_cast<std::uint32_t>(p.bytes);
       memcached::McResult set = co_await mc.client->set(key, item);
-      if (!set.ok()) call_error(s.params.string("client"), memcache_error(set.status)).add();
+      if (!set.ok()) memcache_error_counter(mc, set.status).add();
     }
     co_return Response{};
   }
 
-  sim::Task<Response> cache_set_step(const Step& s) {
-    const std::string key = "k" + std::to_string(rng_.uniform_int(0, s.params.count("keys") - 1));
+  sim::Task<Response> cache_set_step(const StepPlan& p) {
+    const std::string key = "k" + std::to_string(rng_.uniform_int(0, p.count - 1));
     memcached::McItem item;
-    item.value_bytes = static_cast<std::uint32_t>(s.params.size_bytes("value_bytes"));
-    memcached::McResult set = co_await memcache(s.params.string("client")).client->set(key, item);
+    item.value_bytes = static_cast<std::uint32_t>(p.bytes);
+    memcached::McResult set = co_await p.cache->client->set(key, item);
     if (!set.ok()) {
-      const std::string reason = memcache_error(set.status);
-      call_error(s.params.string("client"), reason).add();
-      if (s.params.choice("on_error") == "fail") co_return Response{false, reason};
+      memcache_error_counter(*p.cache, set.status).add();
+      if (p.fail_on_error) co_return Response{false, memcache_error(set.status)};
     }
     co_return Response{};
   }
 
-  sim::Task<Response> errgroup_step(const Step& s, std::shared_ptr<RequestState> state) {
+  sim::Task<Response> errgroup_step(const Step& s, const StepPlan& p,
+                                    std::shared_ptr<RequestState> state) {
     errgroup::Group group(sim_, [this](sim::Task<> body) {
       still_running();
       go_.go(std::move(body));
     });
-    group.set_limit(s.params.integer("limit"));
+    group.set_limit(p.limit);
     const std::vector<Step>& body = s.body;
-    const std::int64_t tasks = s.params.choice("tasks_from") == "request_size"
-                                   ? state->size_bytes
-                                   : s.params.count("tasks");
+    const std::int64_t tasks = p.tasks_from_request ? state->size_bytes : p.count;
     for (std::int64_t i = 0; i < tasks; ++i) {
       auto task = [this, &body, state]() -> sim::Task<errgroup::Error> {
         return run_as_task(body, state);
@@ -702,7 +805,7 @@ class GoService final : public Instance {
   }
 
   sim::Task<Response> semaphore_step(const Step& s, std::shared_ptr<RequestState> state) {
-    sim::Semaphore& sem = *semaphores_.at(s.path);
+    sim::Semaphore& sem = *semaphores_.at(s.path).units;
     co_await sem.acquire(1);
     sim::OnUnwind give_back(sim_, [&sem] { sem.release(1); });
     Response served = co_await run(s.body, std::move(state));
@@ -764,6 +867,87 @@ class GoService final : public Instance {
     }
   }
 
+  sim::Counter& memcache_error_counter(MemcacheClient& mc, memcached::McStatus st) {
+    sim::Counter*& c = mc.errors.at(static_cast<std::size_t>(st));
+    if (!c) c = &call_error(mc.name, memcache_error(st));
+    return *c;
+  }
+
+  // Every step's plan from the program as it stands (at start, and at a deploy's restart).
+  void build_plans() {
+    std::uint32_t next = 0;
+    plans_.clear();
+    std::function<void(std::vector<Step>&)> walk = [&](std::vector<Step>& steps) {
+      for (Step& s : steps) {
+        s.slot = next++;
+        plans_.push_back(plan_of(s));
+        walk(s.body);
+      }
+    };
+    for (auto& [name, steps] : program_->handlers) walk(steps);
+  }
+
+  StepPlan plan_of(const Step& s) {
+    const sim::ParamValues& v = s.params;
+    StepPlan p;
+    auto on_error = [&p, &v] {
+      const std::string& policy = v.choice("on_error");
+      p.log_error = policy.starts_with("log_and_");
+      p.fail_on_error = policy.ends_with("fail");
+    };
+    switch (s.kind) {
+      case StepKind::kCpu:
+      case StepKind::kSleep:
+        p.time = &v.distribution("time");
+        break;
+      case StepKind::kAlloc:
+        p.bytes = v.size_bytes("bytes");
+        p.live = v.flag("live");
+        break;
+      case StepKind::kCall:
+        p.client_name = &v.string("client");
+        p.client = &client(*p.client_name);
+        p.endpoint = &v.string("endpoint");
+        p.bytes = v.size_bytes("size");
+        on_error();
+        break;
+      case StepKind::kCacheGet:
+        p.cache = &memcache(v.string("client"));
+        p.count = v.count("keys");
+        p.pareto = v.choice("popularity") == "pareto";
+        p.shape = v.real("pareto_shape");
+        p.cold_clients = &v.string("cold_clients");
+        p.cold_keys = v.count("cold_keys");
+        p.bytes = v.size_bytes("value_bytes");
+        p.fill = v.flag("fill");
+        on_error();
+        break;
+      case StepKind::kCacheSet:
+        p.cache = &memcache(v.string("client"));
+        p.count = v.count("keys");
+        p.bytes = v.size_bytes("value_bytes");
+        on_error();
+        break;
+      case StepKind::kErrgroup:
+        p.limit = v.integer("limit");
+        p.count = v.count("tasks");
+        p.tasks_from_request = v.choice("tasks_from") == "request_size";
+        break;
+      case StepKind::kLog:
+        p.count = v.count("lines");
+        break;
+      case StepKind::kFail:
+        p.probability = v.fraction("probability");
+        p.reason = &v.string("reason");
+        break;
+      case StepKind::kSemaphore:
+      case StepKind::kUidAlloc:
+      case StepKind::kFdbTxn:
+        break;  // read from their state (semaphores_, interners_) and params as they run
+    }
+    return p;
+  }
+
   // `call.errors{host,client,error}`, made on the first error of its kind (no string work on
   // the calls that succeed).
   sim::Counter& call_error(const std::string& client, const std::string& error) {
@@ -785,7 +969,7 @@ class GoService final : public Instance {
   }
 
   sim::Simulation& sim_;
-  ProgramPtr program_;
+  std::shared_ptr<Program> program_;
   goruntime::GoProcess go_;
   net::NetNamespace ns_;
   sim::Rng& rng_;
@@ -799,7 +983,11 @@ class GoService final : public Instance {
   std::deque<MemcacheClient> memcache_;  // deque: gauges hold pointers to its elements
   std::vector<FdbClient> fdb_;
   std::map<std::string, Interner, std::less<>> interners_;  // by the step's --set path
-  std::map<std::string, std::unique_ptr<sim::Semaphore>, std::less<>> semaphores_;
+  std::map<std::string, StepSemaphore, std::less<>> semaphores_;  // by the step's --set path
+  std::vector<std::unique_ptr<sim::Semaphore>> old_semaphores_;   // a deploy's predecessors
+  bool deployed_ = false;
+  std::vector<StepPlan> plans_;  // by Step::slot  // a deploy's new build waits for the restart
+                                 // that replaces the process
   net::DefaultDialer dialer_;
   std::vector<std::unique_ptr<net::Dialer>> dialers_;  // fixed_source, random_loopback
   std::map<std::string, HandlerMetrics, std::less<>> handlers_;

@@ -767,6 +767,10 @@ class Loader {
         }
         continue;
       }
+      if (p.size() >= 7 && p[0] == "datacenters" && p[2] == "services" && p[4] == "program") {
+        deploy(it->first, it->second, key, kp, p, entry);
+        continue;
+      }
       bool all_hosts = p.size() == 6 && p[4] == "params";
       bool one_host = p.size() == 7 && p[4] == "host_overrides";
       if (p[0] != "datacenters" || p.size() < 4 || p[2] != "services" ||
@@ -816,6 +820,38 @@ class Loader {
         entry.actions.push_back(
             {ActionType::SetParam, p[1] + "/" + p[3] + "/" + std::to_string(h), spec->name, *v});
       }
+    }
+  }
+
+  // A timeline change of a program's client or step (`...program.clients.C.NAME`, or a step's
+  // path and NAME): a deploy, which every host of the service applies by replacing its process.
+  void deploy(const YAML::Node& key_node, const YAML::Node& value, const std::string& key,
+              const std::string& kp, const std::vector<std::string>& p, TimelineEntry& entry) {
+    const ServiceSpec* svc = s_.service(p[1], p[3]);
+    if (!svc || !svc->program) {
+      c_.error(key_node, kp,
+               svc ? "service '" + printable(p[1] + "." + p[3]) + "' runs no program"
+                   : "no service '" + printable(p[1] + "." + p[3]) + "'",
+               "a go-service's datacenters.DC.services.SVC.program.clients.C.NAME or a step's "
+               "path and NAME");
+      return;
+    }
+    const std::size_t dot = key.rfind('.');
+    const std::string owner = key.substr(0, dot);
+    const std::string name = key.substr(dot + 1);
+    std::string why;
+    const sim::ParamSpec* spec = deployable_param(*svc->program, owner, name, why);
+    if (!spec) {
+      c_.error(key_node, kp, "cannot deploy '" + printable(key) + "': " + why,
+               "a client's datacenters.DC.services.SVC.program.clients.C.NAME or a step's "
+               "...program.handlers.H.I.STEP.NAME (skysim explain go-service)");
+      return;
+    }
+    auto v = parse_param(c_, *spec, value, kp);
+    if (!v) return;
+    for (int h = 0; h < svc->hosts; ++h) {
+      entry.actions.push_back(
+          {ActionType::SetParam, p[1] + "/" + p[3] + "/" + std::to_string(h), key, *v});
     }
   }
 
@@ -1000,22 +1036,17 @@ class Loader {
 };
 
 // Applies one --set to the document: walks the path, creating missing map keys.
-void apply_override(YAML::Node root, const Override& o, std::vector<Diagnostic>& diags) {
-  std::string where = "--set " + o.path;
-  auto parts = split_path(o.path);
+// Puts `value` at `path` (dots through maps, list indices) in the document; `where` names the
+// setting in messages.
+void put_at_path(YAML::Node root, const std::string& path, const YAML::Node& value,
+                 const std::string& where, std::vector<Diagnostic>& diags) {
+  auto parts = split_path(path);
   for (const auto& p : parts) {
     if (p.empty()) {
-      diags.push_back({where, o.path, "empty segment in path", "keys joined by dots"});
+      diags.push_back({where, path, "empty segment in path", "keys joined by dots"});
       return;
     }
   }
-  YAML::Node value;
-  try {
-    value = YAML::Load(o.value);
-  } catch (const YAML::Exception&) {
-    value = YAML::Node(o.value);
-  }
-  if (!value.IsDefined() || value.IsNull()) value = YAML::Node(o.value);
   YAML::Node cur;
   cur.reset(root);
   std::string walked;
@@ -1060,6 +1091,17 @@ void apply_override(YAML::Node root, const Override& o, std::vector<Diagnostic>&
   }
 }
 
+void apply_override(YAML::Node root, const Override& o, std::vector<Diagnostic>& diags) {
+  YAML::Node value;
+  try {
+    value = YAML::Load(o.value);
+  } catch (const YAML::Exception&) {
+    value = YAML::Node(o.value);
+  }
+  if (!value.IsDefined() || value.IsNull()) value = YAML::Node(o.value);
+  put_at_path(root, o.path, value, "--set " + o.path, diags);
+}
+
 // A named variant of the scenario (`variants: {NAME: {note: ..., set: {PATH: VALUE}}}`),
 // chosen by `variant: NAME` in the file or `--set variant=NAME`: its settings are applied as
 // overrides before the document is read, and the command line's own --set still wins (they are
@@ -1096,20 +1138,30 @@ void apply_variant(YAML::Node root, const std::string& file, const std::vector<O
                      known.empty() ? "a name under variants:" : one_of(known)});
     return;
   }
-  const YAML::Node set = variants[name]["set"];
+  YAML::Node set = variants[name]["set"];
   const std::string path = "variants." + name + ".set";
   if (!set.IsMap()) {
     diags.push_back({where(variants[name]), path, "must be a map of path: value",
                      "set: {datacenters.east.services.dataplane.params.log_write_lock: false}"});
     return;
   }
+  std::vector<std::string> moved;  // entries whose node now stands at their path
   for (auto it = set.begin(); it != set.end(); ++it) {
-    if (!it->first.IsScalar() || !it->second.IsScalar()) {
-      diags.push_back({where(it->first), path, "each entry must be path: single value", ""});
+    if (!it->first.IsScalar() || !it->second.IsDefined() || it->second.IsNull()) {
+      diags.push_back({where(it->first), path, "each entry must be path: value", ""});
       continue;
     }
-    apply_override(root, {it->first.Scalar(), it->second.Scalar()}, diags);
+    if (it->second.IsScalar()) {
+      apply_override(root, {it->first.Scalar(), it->second.Scalar()}, diags);
+    } else {
+      // A list or map (a variant's own timeline): the file's node itself, not a copy
+      // (YAML::Clone drops the marks), so that what is wrong in it is reported at its line;
+      // the variant keeps a copy (below), so no node is reachable by two paths.
+      put_at_path(root, it->first.Scalar(), it->second, where(it->first), diags);
+      moved.push_back(it->first.Scalar());
+    }
   }
+  for (const std::string& key : moved) set[key] = YAML::Clone(set[key]);
   for (const Override& o : cli) apply_override(root, o, diags);
 }
 

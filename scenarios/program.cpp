@@ -244,6 +244,64 @@ void for_each_step(const Program& program, const std::function<void(const Step&)
   for (const auto& [name, steps] : program.handlers) for_each_step(steps, f);
 }
 
+namespace {
+const sim::ParamSpec* spec_named(const std::vector<sim::ParamSpec>& specs, std::string_view name) {
+  for (const auto& s : specs) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+std::string names_of(const std::vector<sim::ParamSpec>& specs) {
+  std::string out;
+  for (const auto& s : specs) out += (out.empty() ? "" : ", ") + s.name;
+  return out;
+}
+}  // namespace
+
+const sim::ParamSpec* deployable_param(const Program& program, std::string_view owner,
+                                       std::string_view name, std::string& why) {
+  for (const ClientSpec& c : program.clients) {
+    if (c.path != owner) continue;
+    static const std::vector<sim::ParamSpec> specs = client_params();
+    if (name == "driver" || name == "local") {
+      why = "a client's " + std::string(name) +
+            " is its wiring, checked at load; a deploy cannot change it";
+      return nullptr;
+    }
+    if (const sim::ParamSpec* s = spec_named(specs, name)) return s;
+    why = "client '" + c.name + "' has no parameter '" + std::string(name) + "' (" +
+          names_of(specs) + ")";
+    return nullptr;
+  }
+  const Step* found = nullptr;
+  for_each_step(program, [&](const Step& s) {
+    if (s.path == owner) found = &s;
+  });
+  if (!found) {
+    why = "no client or step at '" + std::string(owner) + "'";
+    return nullptr;
+  }
+  const StepType* type = nullptr;
+  for (const StepType& t : step_types()) {
+    if (t.kind == found->kind) type = &t;
+  }
+  if (name == "client" || name == "endpoint" || name == "cold_clients") {
+    why = "a step's " + std::string(name) +
+          " is its wiring, checked at load; a deploy cannot change it";
+    return nullptr;
+  }
+  if (found->kind == StepKind::kUidAlloc) {
+    why =
+        "a uid_alloc's allocator is built once per process from its parameters; they cannot change "
+        "during a run";
+    return nullptr;
+  }
+  if (const sim::ParamSpec* s = spec_named(type->params, name)) return s;
+  why = "step '" + type->name + "' has no parameter '" + std::string(name) + "' (" +
+        names_of(type->params) + ")";
+  return nullptr;
+}
+
 const ClientSpec* Program::client(std::string_view name) const {
   for (const auto& c : clients) {
     if (c.name == name) return &c;

@@ -62,6 +62,7 @@ struct Step {
   std::vector<Step> body;  // errgroup's and semaphore's `do`, cache_get's `on_miss`
   std::string where;       // file:line:column, for messages at run time
   std::string path;        // its --set path: "datacenters.east.services.api.program.handlers.get.0"
+  std::uint32_t slot = 0;  // set by the process that runs it: its index of per-step state
 };
 
 // The parameters of one client (everything but `target`, which the loader resolves).
@@ -86,6 +87,14 @@ struct Program {
 };
 
 using ProgramPtr = std::shared_ptr<const Program>;
+
+// A parameter that a deploy may change during a run (a timeline `set` whose path is inside a
+// program): `owner` is a client's or a step's path as ClientSpec::path and Step::path hold it,
+// `name` one of its parameters. A deploy ships code and config, not new wiring: a step's
+// client and endpoint, a client's driver and sidecar flag stay as the loader checked them,
+// and a uid_alloc's allocator is built once. Null, with `why` saying so, when it cannot be.
+const sim::ParamSpec* deployable_param(const Program& program, std::string_view owner,
+                                       std::string_view name, std::string& why);
 
 // Every step, nested ones included (errgroup and semaphore `do`, cache_get `on_miss`), in file
 // order: of a list, or of every handler of a program.

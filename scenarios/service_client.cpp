@@ -1,5 +1,7 @@
 #include "scenarios/service_client.hpp"
 
+#include <stdexcept>
+
 #include "sim/completion.hpp"
 #include "sim/on_unwind.hpp"
 
@@ -10,7 +12,7 @@ ServiceClient::ServiceClient(sim::Simulation& sim, net::NetNamespace& ns, net::D
                              ServiceClientConfig cfg, sim::Rng& pick)
     : sim_(sim),
       ns_(ns),
-      dialer_(dialer),
+      dialer_(&dialer),
       caller_(std::move(caller)),
       targets_(std::move(targets)),
       cfg_(cfg),
@@ -31,6 +33,16 @@ void ServiceClient::crash() {
   for (auto& m : mux_) m = Multiplexed{};
   ++life_;
   open_ = 0;
+}
+
+void ServiceClient::redeploy(net::Dialer& dialer, ServiceClientConfig cfg) {
+  if (open_ != 0)
+    throw std::logic_error("ServiceClient::redeploy: the old process's connections are open");
+  dialer_ = &dialer;
+  cfg_ = cfg;
+  idle_.clear();
+  for (std::size_t i = 0; i < targets_.size(); ++i) idle_.emplace_back(cfg_.max_idle);
+  mux_.assign(targets_.size(), Multiplexed{});
 }
 
 void ServiceClient::close(const memcached::Conn& c, net::CloseMode mode) {
@@ -59,7 +71,7 @@ sim::Task<std::optional<Response>> ServiceClient::dial(std::uint32_t t, net::Own
                                                        memcached::Conn& conn) {
   Target& target = targets_[t];
   ++stats_.dials;
-  net::DialOutcome d = dialer_.dial(ns_, target.address, owner);
+  net::DialOutcome d = dialer_->dial(ns_, target.address, owner);
   // The search ran inside bind(2)/connect(2); its outcome was fixed when it began (the
   // kernel holds the bucket lock from finding a port to reserving it), so a found port is
   // this client's socket from then on. A process killed in the call unwinds from it; the

@@ -72,6 +72,8 @@ class ServiceClient {
 
   // The calling process died: the kernel has closed its sockets; forget the idle lists.
   void crash();
+  // A deploy's new build of the calling process, after crash(): its dialer and settings.
+  void redeploy(net::Dialer& dialer, ServiceClientConfig cfg);
 
   // A dial's port search is kernel time: port_scan_ns per port examined, spent through
   // `syscall` (the calling goroutine's M in a syscall on a core) when at least `shortest`
@@ -107,7 +109,7 @@ class ServiceClient {
 
   sim::Simulation& sim_;
   net::NetNamespace& ns_;
-  net::Dialer& dialer_;
+  net::Dialer* dialer_;
   std::string caller_;
   std::vector<Target> targets_;
   ServiceClientConfig cfg_;

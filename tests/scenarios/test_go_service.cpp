@@ -722,3 +722,136 @@ sources:
   CHECK(deaths > 0);
   CHECK(r.value("requests.failed{client=readers,endpoint=get}") > 0);
 }
+
+TEST_CASE(
+    "go-service: a timeline deploy ships SetLimit(3): the process is replaced, later requests run "
+    "in waves") {
+  // The errgroup of 12 calls without a limit (10.1 ms a request), then at +5s a deploy of
+  // limit 3 (40.4 ms: four waves). The new build is a new process: the old one's 12 pooled
+  // connections close into TIME_WAIT, the new one dials its own.
+  std::string text = two_tier(replace(kFanOut12, "LIMIT", "-1"), "{constant: 10ms}",
+                              "{target: store, max_idle: 16}", "1/s",
+                              "timeline:\n  - at: +5s\n    set:\n      "
+                              "datacenters.east.services.api.program.handlers.get.0.errgroup."
+                              "limit: 3\n");
+  Scenario s = load_scenario_text(text, "t.yaml", builtin_registry());
+  ScenarioRun run(s, builtin_registry());
+  auto& m = run.metrics();
+  const auto& latency =
+      m.histogram("handler.latency_ns", {{"handler", "get"}, {"host", "east/api/0"}});
+  run.advance_to(4 * sim::kSecond);
+  CHECK(static_cast<double>(latency.quantile(0.99)) / 1e6 == Approx(10.1).epsilon(0.02));
+  CHECK(m.value("net.time_wait{host=east/api/0}") == 0);
+  RunResult r = run.run();
+  REQUIRE(r.invariants_hold());
+  // ~55 of ~60 requests ran after the deploy: the median is the limited build's.
+  CHECK(static_cast<double>(latency.quantile(0.5)) / 1e6 == Approx(40.4).epsilon(0.02));
+  CHECK(m.value("net.time_wait{host=east/api/0}") == 12);  // the old process's pool (60 s)
+  CHECK(m.value("go.crashes{host=east/api/0}") == 0);      // a deploy is not a crash
+  bool noted = false;
+  for (const auto& [host, p] : run.phases()) {
+    noted |= p.what == "deploy: handlers.get.0.errgroup.limit = 3 (the process is replaced)";
+  }
+  CHECK(noted);
+}
+
+TEST_CASE(
+    "go-service: a timeline deploy of the April band-aid stops a fixed source's bind errors") {
+  // A sidecar memcached, one idle connection kept, ten ephemeral ports: eight lookups at once
+  // from one bound source 127.32.0.1 fill its ports (bind: address already in use). At +30s
+  // the band-aid ships (a random 127.x.y.z per dial): each dial then has a fresh address's
+  // ports, and the errors stop.
+  std::string text = R"(name: t
+epoch: 2026-04-06T00:00:00Z
+duration: 1m
+datacenters:
+  east:
+    services:
+      cache:
+        kind: memcached
+        params: {capacity_items: 1M}
+      api:
+        kind: go-service
+        params: {port_range_low: 60990, port_range_high: 60999}
+        program:
+          clients:
+            mc: {target: cache, driver: gomemcache, local: true, max_idle: 1, dialer: fixed_source}
+          handlers:
+            get:
+              - errgroup:
+                  tasks: 8
+                  do:
+                    - cache_get:
+                        client: mc
+                        keys: 10k
+                        on_error: miss
+                        on_miss:
+                          - cpu: {time: {constant: 10us}}
+sources:
+  users: {from: east, target: api.get, rate: 2/s}
+timeline:
+  - at: +30s
+    set:
+      datacenters.east.services.api.program.clients.mc.dialer: random_loopback
+)";
+  Scenario s = load_scenario_text(text, "t.yaml", builtin_registry());
+  ScenarioRun run(s, builtin_registry());
+  auto& m = run.metrics();
+  const std::string errors = "client.dial_errors{client=mc,host=east/api/0}";
+  run.advance_to(29 * sim::kSecond);
+  const double before = m.value(errors);
+  CHECK(before > 100);
+  run.advance_to(31 * sim::kSecond);
+  const double at_deploy = m.value(errors);
+  RunResult r = run.run();
+  REQUIRE(r.invariants_hold());
+  INFO("dial errors at 29 s " << before << ", at 31 s " << at_deploy << ", at the end "
+                              << m.value(errors));
+  CHECK(m.value(errors) == at_deploy);
+  CHECK(m.value("client.dials{client=mc,host=east/api/0}") > 200);
+}
+
+TEST_CASE("go-service: a deploy names what it changes, and wiring cannot be deployed") {
+  const std::string base =
+      two_tier("            get:\n              - call: {client: store, endpoint: serve}");
+  auto with = [&](const std::string& key, const std::string& value) {
+    return errors_of(base + "timeline:\n  - at: +5s\n    set:\n      " + key + ": " + value + "\n");
+  };
+  const std::string api = "datacenters.east.services.api.program.";
+  CHECK(with(api + "clients.store.max_idle", "4") == "OK");
+  CHECK(with(api + "handlers.get.0.call.timeout", "1s").find("no parameter 'timeout'") !=
+        std::string::npos);  // call steps take the client's timeout
+  CHECK_THAT(with(api + "handlers.get.0.call.endpoint", "other"),
+             Catch::Contains("cannot deploy") && Catch::Contains("wiring"));
+  CHECK_THAT(with(api + "clients.store.driver", "gocql"), Catch::Contains("wiring"));
+  CHECK_THAT(with(api + "handlers.get.3.call.size", "1KiB"),
+             Catch::Contains("no client or step at"));
+  CHECK_THAT(with(api + "clients.store.max_idle", "many"), Catch::Contains("t.yaml:"));
+  CHECK_THAT(with("datacenters.east.services.store.program.clients.x.max_idle", "4"),
+             Catch::Contains("runs no program"));
+}
+
+TEST_CASE(
+    "go-service: april-in-yaml's band-aid and Wednesday variants carry the replay's deploys") {
+  const std::string text = source_file("scenarios/april-in-yaml.yaml");
+  auto deploys = [&](const std::string& variant) {
+    LoadOptions o;
+    o.overrides.push_back(parse_override("variant=" + variant));
+    Scenario s = load_scenario_text(text, "april-in-yaml.yaml", builtin_registry(), o);
+    std::vector<std::string> out;
+    for (const auto& e : s.timeline) {
+      for (const auto& a : e.actions) {
+        out.push_back(sim::format_iso8601(s.epoch_unix_ns + e.at) + " " + a.target + " " +
+                      a.param.substr(a.param.find(".program.") + 9) + "=" + a.value.text);
+      }
+    }
+    return out;
+  };
+  CHECK(deploys("bandaid") ==
+        std::vector<std::string>{
+            "2026-04-06T17:00:00Z east/dataplane/0 clients.mc.dialer=random_loopback"});
+  CHECK(deploys("wednesday") ==
+        std::vector<std::string>{
+            "2026-04-08T15:00:00Z east/dataplane/0 handlers.GetPostRecord.0.errgroup.limit=50",
+            "2026-04-08T17:00:00Z east/dataplane/0 clients.mc.dialer=fixed_source"});
+}

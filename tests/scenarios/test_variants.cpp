@@ -73,3 +73,32 @@ TEST_CASE("an unknown or malformed variant gets one located error") {
   std::string broken = errors_of(kWithVariants, sets({"variant=broken"}));
   CHECK(broken.find("variants.broken.set: must be a map of path: value") != std::string::npos);
 }
+
+TEST_CASE("a variant may set a list or a map, such as a timeline of its own, checked at its line") {
+  const std::string text = std::string(kValidScenario) + R"(variants:
+  surge:
+    note: a surge at +30s in a longer run
+    set:
+      duration: 2m
+      timeline:
+        - at: +30s
+          set: {sources.r.rate: 500/s}
+)";
+  Scenario plain = load_scenario_text(text, "t.yaml", builtin_registry(), {});
+  CHECK(plain.timeline.empty());
+  Scenario surge = load_scenario_text(text, "t.yaml", builtin_registry(), sets({"variant=surge"}));
+  CHECK(surge.duration == 120'000'000'000);
+  REQUIRE(surge.timeline.size() == 1);
+  CHECK(surge.timeline[0].at == 30'000'000'000);
+  REQUIRE(surge.timeline[0].actions.size() == 1);
+  CHECK(surge.timeline[0].actions[0].type == ActionType::SetSourceRate);
+  CHECK(surge.timeline[0].actions[0].value.number == 500);
+  // The variant's list now stands at its path, and no node is reachable by two paths (the
+  // resolved document, scenario.resolved.yaml, has no anchors).
+  CHECK(YAML::Dump(surge.document).find('&') == std::string::npos);
+  // What is wrong inside the variant's list is reported at its line in the file.
+  std::string late = errors_of(with("at: +30s", "at: +3m", text), sets({"variant=surge"}));
+  INFO(late);
+  CHECK(late.find("t.yaml:24:") != std::string::npos);
+  CHECK(late.find("after the end of the run") != std::string::npos);
+}
