@@ -67,22 +67,24 @@ std::string param_table(const std::vector<sim::ParamSpec>& params, bool markdown
 std::string program_reference(bool markdown) {
   std::string out;
   if (markdown) {
-    out += "### Its `program:`\n\n"
-           "`program: {clients: {NAME: {target: SERVICE, ...}}, handlers: {NAME: [steps]}}`. "
-           "Each handler is an endpoint of the service; each step is `- TYPE: {params}`. "
-           "A client's `target` is `service` (this datacenter first) or `datacenter.service`. "
-           "How-to: docs/scenarios.md, \"Writing a service in YAML\".\n\n"
-           "Client keys besides `target`:\n\n" +
-           param_table(client_params(), true, false) + "\n";
+    out +=
+        "### Its `program:`\n\n"
+        "`program: {clients: {NAME: {target: SERVICE, ...}}, handlers: {NAME: [steps]}}`. "
+        "Each handler is an endpoint of the service; each step is `- TYPE: {params}`. "
+        "A client's `target` is `service` (this datacenter first) or `datacenter.service`. "
+        "How-to: docs/scenarios.md, \"Writing a service in YAML\". " +
+        md_escape(deploy_rule()) +
+        "\n\n"
+        "Client keys besides `target`:\n\n" +
+        param_table(client_params(), true, false) + "\n";
     for (const auto& t : step_types()) {
       out += "Step `" + t.name + "`" + (t.has_body() ? " (takes `" + t.body_key + ": [steps]`)" : "") + ": " +
              md_escape(t.doc) + ".\n\n" + param_table(t.params, true, false) + "\n";
     }
     return out;
   }
-  out += "\nprogram: {clients: {NAME: {target: SERVICE, ...}}, handlers: {NAME: [steps]}}\n"
-         "\nclient keys besides target:\n" +
-         param_table(client_params(), false);
+  out += "\nprogram: {clients: {NAME: {target: SERVICE, ...}}, handlers: {NAME: [steps]}}\n" +
+         deploy_rule() + "\n\nclient keys besides target:\n" + param_table(client_params(), false);
   for (const auto& t : step_types()) {
     out += "\nstep " + t.name + (t.has_body() ? " (takes " + t.body_key + ": [steps])" : "") + ": " + t.doc +
            "\n" + param_table(t.params, false);

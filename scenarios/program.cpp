@@ -245,6 +245,24 @@ void for_each_step(const Program& program, const std::function<void(const Step&)
 }
 
 namespace {
+// Wiring the loader checks against the other services: fixed for the run.
+constexpr std::string_view kClientWiring[] = {"driver", "local"};
+constexpr std::string_view kStepWiring[] = {"client", "endpoint", "cold_clients"};
+template <std::size_t N>
+bool among(const std::string_view (&names)[N], std::string_view name) {
+  for (std::string_view n : names) {
+    if (n == name) return true;
+  }
+  return false;
+}
+template <std::size_t N>
+std::string listed(const std::string_view (&names)[N]) {
+  std::string out;
+  for (std::size_t i = 0; i < N; ++i) {
+    out += (i == 0 ? "" : i + 1 == N ? " and " : ", ") + std::string(names[i]);
+  }
+  return out;
+}
 const sim::ParamSpec* spec_named(const std::vector<sim::ParamSpec>& specs, std::string_view name) {
   for (const auto& s : specs) {
     if (s.name == name) return &s;
@@ -263,7 +281,7 @@ const sim::ParamSpec* deployable_param(const Program& program, std::string_view 
   for (const ClientSpec& c : program.clients) {
     if (c.path != owner) continue;
     static const std::vector<sim::ParamSpec> specs = client_params();
-    if (name == "driver" || name == "local") {
+    if (among(kClientWiring, name)) {
       why = "a client's " + std::string(name) +
             " is its wiring, checked at load; a deploy cannot change it";
       return nullptr;
@@ -285,7 +303,7 @@ const sim::ParamSpec* deployable_param(const Program& program, std::string_view 
   for (const StepType& t : step_types()) {
     if (t.kind == found->kind) type = &t;
   }
-  if (name == "client" || name == "endpoint" || name == "cold_clients") {
+  if (among(kStepWiring, name)) {
     why = "a step's " + std::string(name) +
           " is its wiring, checked at load; a deploy cannot change it";
     return nullptr;
@@ -300,6 +318,16 @@ const sim::ParamSpec* deployable_param(const Program& program, std::string_view 
   why = "step '" + type->name + "' has no parameter '" + std::string(name) + "' (" +
         names_of(type->params) + ")";
   return nullptr;
+}
+
+std::string deploy_rule() {
+  return "A timeline `set:` of a client's parameter (datacenters.DC.services.SVC.program.clients."
+         "NAME.PARAM) or a step's (its path and PARAM, e.g. ...program.handlers.get.0.errgroup."
+         "limit) is a deploy: each host's process is replaced by a new build running the changed "
+         "program, with empty pools. Fixed for the run: a client's " +
+         listed(kClientWiring) + "; a step's " + listed(kStepWiring) +
+         " (wiring the loader checks); uid_alloc's "
+         "parameters (its allocator is built once).";
 }
 
 const ClientSpec* Program::client(std::string_view name) const {

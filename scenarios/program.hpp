@@ -95,6 +95,8 @@ using ProgramPtr = std::shared_ptr<const Program>;
 // and a uid_alloc's allocator is built once. Null, with `why` saying so, when it cannot be.
 const sim::ParamSpec* deployable_param(const Program& program, std::string_view owner,
                                        std::string_view name, std::string& why);
+// The rule above in one sentence, for `skysim explain go-service` and the reference.
+std::string deploy_rule();
 
 // Every step, nested ones included (errgroup and semaphore `do`, cache_get `on_miss`), in file
 // order: of a list, or of every handler of a program.

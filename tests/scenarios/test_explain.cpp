@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "scenarios/explain.hpp"
+#include "scenarios/program.hpp"
 
 using namespace skysim::scenarios;
 
@@ -26,6 +27,25 @@ TEST_CASE("explain prints every declared parameter of a kind") {
   std::string text = explain_kind(*k, false);
   for (const auto& p : k->params) CHECK(text.find(p.name) != std::string::npos);
   CHECK(explain_kinds(builtin_registry()).find("queue-server") != std::string::npos);
+}
+
+TEST_CASE("explain go-service says what a deploy may change, from the rule the loader applies") {
+  const ServiceKind* k = builtin_registry().find("go-service");
+  REQUIRE(k);
+  const std::string text = explain_kind(*k, false);
+  CHECK_THAT(text, Catch::Contains("is a deploy") &&
+                       Catch::Contains("a client's driver and local; a step's client, endpoint "
+                                       "and cold_clients"));
+  // Every name the rule fixes is refused by the loader's check, and a neighbour is not.
+  Program p;
+  ClientSpec c;
+  c.name = "mc";
+  c.path = "x.program.clients.mc";
+  p.clients.push_back(c);
+  std::string why;
+  CHECK(deployable_param(p, c.path, "driver", why) == nullptr);
+  CHECK(deployable_param(p, c.path, "local", why) == nullptr);
+  CHECK(deployable_param(p, c.path, "dialer", why) != nullptr);
 }
 
 TEST_CASE("every declared default parses and lies in its range") {
