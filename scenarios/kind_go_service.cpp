@@ -591,6 +591,8 @@ class GoService final : public Instance {
     bool log_error = false;                   // on_error log_and_*
     bool fail_on_error = true;                // on_error fail / log_and_fail
     bool pareto = false;                      // cache_get popularity
+    bool body_names_key = false;              // cache_get: a call of on_miss has `key: cache`
+    bool cache_key = false;                   // call: `key: cache`
     double shape = 0;                         // cache_get pareto_shape
     double probability = 0;                   // fail
     std::int64_t cold_keys = 0;               // cache_get
@@ -601,11 +603,16 @@ class GoService final : public Instance {
     ServiceClient* client = nullptr;      // call
     MemcacheClient* cache = nullptr;      // cache_get, cache_set
   };
-  // What one request's steps share: the heap they keep until the handler returns.
+  // What one request's steps share: the heap they keep until the handler returns. A
+  // cache_get's on_miss steps that name the missed key run on a child state holding it (the
+  // errgroup's goroutines share their request's state, so the key cannot live there).
   struct RequestState {
     std::int64_t size_bytes = 0;
-    std::int64_t live_bytes = 0;
+    std::int64_t live_bytes = 0;  // the root's: what the handler releases when it returns
     std::string client;  // the caller's client name (cache_get's cold_clients)
+    std::optional<std::uint64_t> key;    // the missed key, for a call with `key: cache`
+    std::shared_ptr<RequestState> root;  // a child's request; null for the request itself
+    RequestState& request() { return root ? *root : *this; }
   };
 
   ServiceClient& client(const std::string& name) {
@@ -701,7 +708,7 @@ class GoService final : public Instance {
       co_return Response{};
     }
     co_await go_.alloc_live(bytes);
-    state.live_bytes += bytes;
+    state.request().live_bytes += bytes;
     co_return Response{};
   }
   sim::Task<Response> log_step(std::int64_t lines) {
@@ -716,7 +723,8 @@ class GoService final : public Instance {
   // The error a step returns to its handler; an error it only counts is Response{}.
   sim::Task<Response> call_step(const StepPlan& p, const RequestState& state) {
     const std::int64_t size = p.bytes > 0 ? p.bytes : state.size_bytes;
-    Response r = co_await p.client->call(*p.endpoint, size, owner_);
+    Response r =
+        co_await p.client->call(*p.endpoint, size, owner_, p.cache_key ? state.key : std::nullopt);
     if (!r.ok) {
       call_error(*p.client_name, r.error).add();
       if (p.log_error) co_await logger_.error();
@@ -727,24 +735,33 @@ class GoService final : public Instance {
 
   // The key a cache_get names: from the cold space for a cold client, else among `keys`
   // (uniform, or a Pareto rank as the dataplane kind's hot posts).
-  std::string cache_key(const StepPlan& p, const std::string& caller) {
+  // A drawn key: memcached's text, and the number a keyed call names (cold keys above 2^62,
+  // a space of their own).
+  struct CacheKey {
+    std::string text;
+    std::uint64_t id;
+  };
+  static CacheKey make_key(char space, std::uint64_t n) {
+    return {space + std::to_string(n), space == 'c' ? n | (std::uint64_t{1} << 62) : n};
+  }
+  CacheKey cache_key(const StepPlan& p, const std::string& caller) {
     if (!p.cold_clients->empty() && lists_client(*p.cold_clients, caller)) {
-      return "c" + std::to_string(rng_.uniform_int(0, p.cold_keys - 1));
+      return make_key('c', static_cast<std::uint64_t>(rng_.uniform_int(0, p.cold_keys - 1)));
     }
     const std::int64_t keys = p.count;
     if (p.pareto) {
       const double rank = rng_.pareto(1.0, p.shape) - 1.0;
       const double capped = std::min(rank, 1e18);  // a huge draw stays an integer
-      return "k" +
-             std::to_string(static_cast<std::uint64_t>(capped) % static_cast<std::uint64_t>(keys));
+      return make_key('k', static_cast<std::uint64_t>(capped) % static_cast<std::uint64_t>(keys));
     }
-    return "k" + std::to_string(rng_.uniform_int(0, keys - 1));
+    return make_key('k', static_cast<std::uint64_t>(rng_.uniform_int(0, keys - 1)));
   }
 
   sim::Task<Response> cache_get_step(const Step& s, const StepPlan& p,
                                      std::shared_ptr<RequestState> state) {
     MemcacheClient& mc = *p.cache;
-    const std::string key = cache_key(p, state->client);
+    const CacheKey drawn = cache_key(p, state->client);
+    const std::string& key = drawn.text;
     memcached::McResult got = co_await mc.client->get(key);
     if (got.ok()) {
       ++mc.hits;
@@ -760,6 +777,14 @@ class GoService final : public Instance {
       if (p.log_error) co_await logger_.error();
     }
     ++mc.misses;
+    if (p.body_names_key) {
+      auto child = std::make_shared<RequestState>();
+      child->size_bytes = state->size_bytes;
+      child->client = state->client;
+      child->key = drawn.id;
+      child->root = state->root ? state->root : state;
+      state = std::move(child);
+    }
     Response served = co_await run(s.body, state);
     if (!served.ok) co_return served;
     still_running();
@@ -887,6 +912,16 @@ class GoService final : public Instance {
     for (auto& [name, steps] : program_->handlers) walk(steps);
   }
 
+  // Whether a call among `steps` names the missed key (not inside a nested cache_get, whose
+  // own miss names its own).
+  static bool names_missed_key(const std::vector<Step>& steps) {
+    for (const Step& s : steps) {
+      if (s.kind == StepKind::kCall && s.params.choice("key") == "cache") return true;
+      if (s.kind != StepKind::kCacheGet && names_missed_key(s.body)) return true;
+    }
+    return false;
+  }
+
   StepPlan plan_of(const Step& s) {
     const sim::ParamValues& v = s.params;
     StepPlan p;
@@ -909,6 +944,7 @@ class GoService final : public Instance {
         p.client = &client(*p.client_name);
         p.endpoint = &v.string("endpoint");
         p.bytes = v.size_bytes("size");
+        p.cache_key = v.choice("key") == "cache";
         on_error();
         break;
       case StepKind::kCacheGet:
@@ -920,6 +956,7 @@ class GoService final : public Instance {
         p.cold_keys = v.count("cold_keys");
         p.bytes = v.size_bytes("value_bytes");
         p.fill = v.flag("fill");
+        p.body_names_key = names_missed_key(s.body);
         on_error();
         break;
       case StepKind::kCacheSet:

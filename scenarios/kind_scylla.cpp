@@ -3,10 +3,11 @@
 // scenario, so any service — a go-service's client above all — can read and write it. Issue 26:
 // the same cluster model the fan-out kind builds inside itself, as a part a scenario wires.
 //
-// A request names no key: each picks a partition uniformly among `partitions` (a stand-in for
-// a user's timeline). `hot_partitions` of them are written by the rest of the fleet at
-// `hot_partition_writes` each (the hyper-followed accounts of docs/fanout.md), so the shards
-// that hold them are the hot ones, and a read that lands on one waits behind their work.
+// A request that names no key (Request::key) picks a partition uniformly among `partitions`
+// (a stand-in for a user's timeline); one that names a key reads or writes key mod partitions.
+// `hot_partitions` of them are written by the rest of the fleet at `hot_partition_writes` each (the
+// hyper-followed accounts of docs/fanout.md), so the shards that hold them are the hot ones, and a
+// read that lands on one waits behind their work.
 #include <algorithm>
 #include <memory>
 #include <stdexcept>
@@ -110,8 +111,11 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
       return;
     }
     const bool read = r.endpoint == "read";
-    const auto key = static_cast<scylla::PartitionKey>(
-        keys_.uniform_int(0, static_cast<std::int64_t>(cluster_.partitions()) - 1));
+    // A request that names an item reads or writes its partition (the cluster's token ring
+    // spreads consecutive partitions over nodes); one that names none picks one at random.
+    const auto key = r.key ? static_cast<scylla::PartitionKey>(*r.key % cluster_.partitions())
+                           : static_cast<scylla::PartitionKey>(keys_.uniform_int(
+                                 0, static_cast<std::int64_t>(cluster_.partitions()) - 1));
     const std::uint64_t tag = park(std::move(r), read);
     if (read) {
       cluster_.read(key, rows_, *this, tag);

@@ -46,6 +46,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -74,6 +75,10 @@ struct Request {
   std::string client;    // the source's client name: the per-client metric label
   std::string endpoint;  // one of the kind's declared endpoints
   std::int64_t size_bytes = 0;
+  // The item the request names (a post, a user) when its caller knows one: a read-through's
+  // call after a cache miss names the missed key. A kind with keys of its own maps it there
+  // (scylla: a partition); nullopt = the kind picks, as most do.
+  std::optional<std::uint64_t> key;
   sim::Time issued_at = 0;
   sim::Time deadline = sim::kTimeMax;  // absolute; the instance may drop work past it
   // Called exactly once when the request completes (or fails). May be empty.

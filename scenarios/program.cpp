@@ -67,6 +67,12 @@ const std::vector<StepType>& step_types() {
                        "an endpoint of the client's target (a handler if it runs a program)")),
         param("size", ParamType::Size, "bytes", "0",
               "request size passed to the target (0 = the incoming request's)", 0, 1e12),
+        param("key", ParamType::Enum, "", "none",
+              "none: the request names no item and the target picks (scylla: a uniform "
+              "partition); cache: it names the key the enclosing cache_get missed, so a "
+              "read-through reads that item's row (scylla: its partition, key mod partitions; "
+              "only inside a cache_get's on_miss)",
+              std::nullopt, std::nullopt, {"none", "cache"}),
         param("on_error", ParamType::Enum, "", "fail",
               "fail: the handler returns the error; continue: it is counted and the handler "
               "goes on; log_and_fail / log_and_continue: the same after one log.Error line "

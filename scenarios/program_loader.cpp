@@ -103,6 +103,29 @@ std::vector<Step> read_steps(Checker& c, const YAML::Node& n, const std::string&
   return steps;
 }
 
+// `key: cache` names the key of the cache_get whose miss runs the call: anywhere else there is
+// none to name.
+void check_missed_keys(Checker& c, const YAML::Node& steps_node, const std::vector<Step>& steps,
+                       bool in_miss) {
+  // A list with a broken step was read short, and its errors are reported already.
+  if (!steps_node.IsSequence() || steps_node.size() != steps.size()) return;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const Step& s = steps[i];
+    const YAML::Node body = steps_node[i].begin()->second;
+    if (s.kind == StepKind::kCall && !in_miss && s.params.has("key") &&
+        s.params.choice("key") == "cache") {
+      c.error(body["key"], join(s.path, "key"),
+              "key: cache names the key a cache_get missed, and this call is not in one's "
+              "on_miss",
+              "key: none, or the call inside a cache_get's on_miss");
+    }
+    const StepType* type = find_step_type(steps_node[i].begin()->first.Scalar());
+    if (type && type->has_body() && body.IsMap() && body[type->body_key]) {
+      check_missed_keys(c, body[type->body_key], s.body, in_miss || s.kind == StepKind::kCacheGet);
+    }
+  }
+}
+
 void read_clients(Checker& c, const YAML::Node& n, const std::string& path, Program& program) {
   if (!n.IsMap()) {
     c.error(n, path, "must be a map of client names", "clients: {NAME: {target: SERVICE}}");
@@ -170,6 +193,7 @@ std::shared_ptr<Program> read_program(Checker& c, const YAML::Node& n, const std
       continue;
     }
     program->handlers[name] = read_steps(c, it->second, join(hp, name), *program);
+    check_missed_keys(c, it->second, program->handlers[name], false);
   }
   return program;
 }

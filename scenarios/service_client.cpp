@@ -42,7 +42,8 @@ void ServiceClient::redeploy(net::Dialer& dialer, ServiceClientConfig cfg) {
   cfg_ = cfg;
   idle_.clear();
   for (std::size_t i = 0; i < targets_.size(); ++i) idle_.emplace_back(cfg_.max_idle);
-  mux_.assign(targets_.size(), Multiplexed{});
+  mux_.clear();
+  mux_.resize(targets_.size());
 }
 
 void ServiceClient::close(const memcached::Conn& c, net::CloseMode mode) {
@@ -53,17 +54,18 @@ void ServiceClient::close(const memcached::Conn& c, net::CloseMode mode) {
 }
 
 sim::Task<Response> ServiceClient::call(std::string endpoint, std::int64_t size_bytes,
-                                        net::OwnerId owner) {
+                                        net::OwnerId owner, std::optional<std::uint64_t> key) {
   ++stats_.calls;
   if (targets_.empty()) co_return Response{false, "no_targets"};
   const auto t = static_cast<std::uint32_t>(
       targets_.size() == 1 ? 0
                            : pick_.uniform_int(0, static_cast<std::int64_t>(targets_.size()) - 1));
   const sim::Time deadline = cfg_.timeout > 0 ? sim_.now() + cfg_.timeout : sim::kTimeMax;
-  if (cfg_.multiplexed) {
-    co_return co_await call_multiplexed(t, std::move(endpoint), size_bytes, owner, deadline);
-  }
-  co_return co_await call_pooled(t, std::move(endpoint), size_bytes, owner, deadline);
+  // A named local, not a braced temporary inside the co_await: with GCC 12 that temporary
+  // was destroyed twice here (valgrind: the request's endpoint freed inside a frame).
+  Call c{std::move(endpoint), size_bytes, key};
+  if (cfg_.multiplexed) co_return co_await call_multiplexed(t, std::move(c), owner, deadline);
+  co_return co_await call_pooled(t, std::move(c), owner, deadline);
 }
 
 sim::Task<std::optional<Response>> ServiceClient::dial(std::uint32_t t, net::OwnerId owner,
@@ -117,8 +119,7 @@ sim::Task<std::optional<Response>> ServiceClient::dial(std::uint32_t t, net::Own
   co_return std::nullopt;
 }
 
-sim::Task<std::optional<Response>> ServiceClient::exchange(Target& target, std::string endpoint,
-                                                           std::int64_t size_bytes,
+sim::Task<std::optional<Response>> ServiceClient::exchange(Target& target, Call call,
                                                            sim::Time deadline,
                                                            const memcached::Conn& conn) {
   // The reply travels back half a round trip after the target completes the request; the
@@ -127,8 +128,9 @@ sim::Task<std::optional<Response>> ServiceClient::exchange(Target& target, std::
   Request r;
   r.id = ++next_id_;
   r.client = caller_;
-  r.endpoint = std::move(endpoint);
-  r.size_bytes = size_bytes;
+  r.endpoint = std::move(call.endpoint);
+  r.size_bytes = call.size_bytes;
+  r.key = call.key;
   r.deadline = deadline;
   const sim::Duration back = cfg_.rtt / 2;
   r.done = [reply, back, &sim = sim_](const Response& resp) {
@@ -150,8 +152,7 @@ sim::Task<std::optional<Response>> ServiceClient::exchange(Target& target, std::
   co_return got;
 }
 
-sim::Task<Response> ServiceClient::call_pooled(std::uint32_t t, std::string endpoint,
-                                               std::int64_t size_bytes, net::OwnerId owner,
+sim::Task<Response> ServiceClient::call_pooled(std::uint32_t t, Call call, net::OwnerId owner,
                                                sim::Time deadline) {
   Target& target = targets_[t];
   memcached::Conn conn;
@@ -166,8 +167,7 @@ sim::Task<Response> ServiceClient::call_pooled(std::uint32_t t, std::string endp
     ++stats_.refused;
     co_return Response{false, "refused"};
   }
-  std::optional<Response> got =
-      co_await exchange(target, std::move(endpoint), size_bytes, deadline, conn);
+  std::optional<Response> got = co_await exchange(target, std::move(call), deadline, conn);
   if (!got) {
     // net/http cancels the request by closing its connection: this side closes first.
     ++stats_.timeouts;
@@ -182,8 +182,7 @@ sim::Task<Response> ServiceClient::call_pooled(std::uint32_t t, std::string endp
   co_return *got;
 }
 
-sim::Task<Response> ServiceClient::call_multiplexed(std::uint32_t t, std::string endpoint,
-                                                    std::int64_t size_bytes, net::OwnerId owner,
+sim::Task<Response> ServiceClient::call_multiplexed(std::uint32_t t, Call call, net::OwnerId owner,
                                                     sim::Time deadline) {
   Target& target = targets_[t];
   Multiplexed& mux = mux_[t];
@@ -192,14 +191,19 @@ sim::Task<Response> ServiceClient::call_multiplexed(std::uint32_t t, std::string
   // them all at session start, which the first calls stand for here).
   while (mux.conns.empty() || mux.conns.size() + mux.dialing < cfg_.conns_per_host) {
     if (mux.conns.size() + mux.dialing >= cfg_.conns_per_host) {
-      // Every connection is still dialing: wait for one as the handshake takes.
-      if (deadline - sim_.now() < cfg_.rtt) {
-        co_await sim::sleep(deadline - sim_.now());
+      // Every connection is still dialing: wait until a dial ends, or the call's deadline.
+      sim::Condition& dialed = *mux.dialed;
+      bool woke = true;
+      if (deadline == sim::kTimeMax) {
+        co_await dialed.wait();
+      } else {
+        woke = deadline > sim_.now() && co_await dialed.wait_for(deadline - sim_.now());
+      }
+      if (life != life_) co_return Response{false, "crashed"};
+      if (!woke) {
         ++stats_.timeouts;
         co_return Response{false, "timeout"};
       }
-      co_await sim::sleep(cfg_.rtt);
-      if (life != life_) co_return Response{false, "crashed"};
       continue;
     }
     memcached::Conn conn;
@@ -207,6 +211,7 @@ sim::Task<Response> ServiceClient::call_multiplexed(std::uint32_t t, std::string
     std::optional<Response> failed = co_await dial(t, owner, deadline, conn);
     if (life != life_) co_return Response{false, "crashed"};
     --mux.dialing;
+    mux.dialed->notify_all();
     if (failed) co_return *failed;
     mux.conns.push_back(conn);
     break;
@@ -219,8 +224,7 @@ sim::Task<Response> ServiceClient::call_multiplexed(std::uint32_t t, std::string
     co_return Response{false, "refused"};
   }
   const memcached::Conn conn = mux.conns[mux.next++ % mux.conns.size()];
-  std::optional<Response> got =
-      co_await exchange(target, std::move(endpoint), size_bytes, deadline, conn);
+  std::optional<Response> got = co_await exchange(target, std::move(call), deadline, conn);
   if (!got) {
     ++stats_.timeouts;  // gocql abandons the stream; the connection stays
     co_return Response{false, "timeout"};

@@ -30,6 +30,7 @@
 #include "scenarios/model_registry.hpp"
 #include "sim/process.hpp"
 #include "sim/rng.hpp"
+#include "sim/sync.hpp"
 
 namespace skysim::scenarios {
 
@@ -68,7 +69,9 @@ class ServiceClient {
   // One request to `endpoint` of a target host picked at random (kube-proxy's iptables mode
   // picks a backend at random; assumption: per call, not per connection). `owner`: the
   // calling process's descriptors (its incarnation).
-  sim::Task<Response> call(std::string endpoint, std::int64_t size_bytes, net::OwnerId owner);
+  // `key`: the item the request names, if the caller knows one (Request::key).
+  sim::Task<Response> call(std::string endpoint, std::int64_t size_bytes, net::OwnerId owner,
+                           std::optional<std::uint64_t> key = std::nullopt);
 
   // The calling process died: the kernel has closed its sockets; forget the idle lists.
   void crash();
@@ -98,13 +101,17 @@ class ServiceClient {
   sim::Task<std::optional<Response>> dial(std::uint32_t t, net::OwnerId owner, sim::Time deadline,
                                           memcached::Conn& conn);
   // Sends the request on an open connection and waits for the reply; nullopt past `deadline`.
-  sim::Task<std::optional<Response>> exchange(Target& target, std::string endpoint,
-                                              std::int64_t size_bytes, sim::Time deadline,
+  // What one call sends: its endpoint, size and key.
+  struct Call {
+    std::string endpoint;
+    std::int64_t size_bytes = 0;
+    std::optional<std::uint64_t> key;
+  };
+  sim::Task<std::optional<Response>> exchange(Target& target, Call call, sim::Time deadline,
                                               const memcached::Conn& conn);
-  sim::Task<Response> call_pooled(std::uint32_t t, std::string endpoint, std::int64_t size_bytes,
-                                  net::OwnerId owner, sim::Time deadline);
-  sim::Task<Response> call_multiplexed(std::uint32_t t, std::string endpoint,
-                                       std::int64_t size_bytes, net::OwnerId owner,
+  sim::Task<Response> call_pooled(std::uint32_t t, Call call, net::OwnerId owner,
+                                  sim::Time deadline);
+  sim::Task<Response> call_multiplexed(std::uint32_t t, Call call, net::OwnerId owner,
                                        sim::Time deadline);
 
   sim::Simulation& sim_;
@@ -116,6 +123,10 @@ class ServiceClient {
   sim::Rng& pick_;
   std::vector<memcached::IdlePool> idle_;  // per target: the same LIFO list as gomemcache's
   struct Multiplexed {
+    // Calls that find every connection still dialing wait here for a dial to end (gocql's
+    // callers wait for the pool; polling every rtt spun at one instant when rtt is 0).
+    // Behind a pointer: waiters link into it, and the vector of pools may move.
+    std::unique_ptr<sim::Condition> dialed = std::make_unique<sim::Condition>();
     std::vector<memcached::Conn> conns;  // established
     std::size_t dialing = 0;
     std::size_t next = 0;  // round robin
