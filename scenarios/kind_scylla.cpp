@@ -218,8 +218,10 @@ scylla::ScyllaCluster* scylla_cluster_of(Instance* host) {
 ServiceKind scylla_kind() {
   return ServiceKind{
       .name = "scylla",
-      .doc = "a Scylla cluster (models/scylla: Seastar shards, token ring, RF and CL, Scylla's "
-             "timeouts) as one service; requests read or write a random partition",
+      .doc =
+          "a Scylla cluster (models/scylla: Seastar shards, token ring, RF and CL, Scylla's "
+          "timeouts) as one service; requests read or write a random partition, or the one their "
+          "key names (a go-service call with key: cache)",
       .params = scylla_params(),
       .endpoints = {"read", "write"},
       .build = [](World& w, const HostContext& c) -> std::unique_ptr<Instance> {
