@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 #include "components/uidalloc/allocator_config.hpp"
 #include "models/fdb/interning_workload.hpp"
@@ -147,6 +148,8 @@ std::string memcache_error(memcached::McStatus st) {
 }
 
 constexpr std::uint16_t kServicePort = 8080;  // assumption: every service listens on one port
+// A timeline SetParam whose name holds this is a deploy of the program (the loader's deploy()).
+constexpr std::string_view kProgram = ".program.";
 
 class GoService final : public Instance {
   // A gomemcache client and what it counted across the process's lives.
@@ -447,7 +450,7 @@ class GoService final : public Instance {
   }
 
   void set(std::string_view name, const sim::ParamValue& v) override {
-    if (name.find(".program.") != std::string_view::npos) {
+    if (name.find(kProgram) != std::string_view::npos) {
       deploy(name, v);
       return;
     }
@@ -480,28 +483,19 @@ class GoService final : public Instance {
     const std::string_view owner = key.substr(0, dot);
     const std::string name(key.substr(dot + 1));
     sim::ParamValues* params = nullptr;
-    for (ClientSpec& c : program_->clients) {
-      if (c.path == owner) params = &c.params;
-    }
-    for (auto& [handler, steps] : program_->handlers) {
-      if (!params) params = find_step_params(steps, owner);
-    }
-    if (!params)
+    if (ClientSpec* c = program_->client_at(owner)) {
+      params = &c->params;
+    } else if (Step* s = program_->step_at(owner)) {
+      params = &s->params;
+    } else {  // the loader's deployable_param found it
       throw std::logic_error(path() + ": a deploy of " + std::string(key) + " found nothing");
+    }
     params->set(name, v);
-    milestones_.push_back(
-        {sim_.now(), "deploy: " + std::string(key.substr(key.find(".program.") + 9)) + " = " +
-                         v.text + " (the process is replaced)"});
+    const std::string_view in_program = key.substr(key.find(kProgram) + kProgram.size());
+    milestones_.push_back({sim_.now(), "deploy: " + std::string(in_program) + " = " + v.text +
+                                           " (the process is replaced)"});
     deployed_ = true;
     if (go_.alive()) go_.kill(goruntime::CrashReason::kDeploy);
-  }
-
-  static sim::ParamValues* find_step_params(std::vector<Step>& steps, std::string_view at) {
-    for (Step& s : steps) {
-      if (s.path == at) return &s.params;
-      if (sim::ParamValues* p = find_step_params(s.body, at)) return p;
-    }
-    return nullptr;
   }
 
   // The new build's clients and semaphores, before it serves (the old process's connections
@@ -1022,9 +1016,8 @@ class GoService final : public Instance {
   std::map<std::string, Interner, std::less<>> interners_;  // by the step's --set path
   std::map<std::string, StepSemaphore, std::less<>> semaphores_;  // by the step's --set path
   std::vector<std::unique_ptr<sim::Semaphore>> old_semaphores_;   // a deploy's predecessors
-  bool deployed_ = false;
-  std::vector<StepPlan> plans_;  // by Step::slot  // a deploy's new build waits for the restart
-                                 // that replaces the process
+  bool deployed_ = false;  // a deploy's new build waits for the restart that replaces the process
+  std::vector<StepPlan> plans_;  // by Step::slot
   net::DefaultDialer dialer_;
   std::vector<std::unique_ptr<net::Dialer>> dialers_;  // fixed_source, random_loopback
   std::map<std::string, HandlerMetrics, std::less<>> handlers_;

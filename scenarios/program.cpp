@@ -1,5 +1,7 @@
 #include "scenarios/program.hpp"
 
+#include <utility>
+
 #include "scenarios/interning_books.hpp"
 #include "scenarios/param_builder.hpp"
 
@@ -284,8 +286,7 @@ std::string names_of(const std::vector<sim::ParamSpec>& specs) {
 
 const sim::ParamSpec* deployable_param(const Program& program, std::string_view owner,
                                        std::string_view name, std::string& why) {
-  for (const ClientSpec& c : program.clients) {
-    if (c.path != owner) continue;
+  if (const ClientSpec* c = program.client_at(owner)) {
     static const std::vector<sim::ParamSpec> specs = client_params();
     if (among(kClientWiring, name)) {
       why = "a client's " + std::string(name) +
@@ -293,14 +294,11 @@ const sim::ParamSpec* deployable_param(const Program& program, std::string_view 
       return nullptr;
     }
     if (const sim::ParamSpec* s = spec_named(specs, name)) return s;
-    why = "client '" + c.name + "' has no parameter '" + std::string(name) + "' (" +
+    why = "client '" + c->name + "' has no parameter '" + std::string(name) + "' (" +
           names_of(specs) + ")";
     return nullptr;
   }
-  const Step* found = nullptr;
-  for_each_step(program, [&](const Step& s) {
-    if (s.path == owner) found = &s;
-  });
+  const Step* found = program.step_at(owner);
   if (!found) {
     why = "no client or step at '" + std::string(owner) + "'";
     return nullptr;
@@ -334,6 +332,36 @@ std::string deploy_rule() {
          listed(kClientWiring) + "; a step's " + listed(kStepWiring) +
          " (wiring the loader checks); uid_alloc's "
          "parameters (its allocator is built once).";
+}
+
+const ClientSpec* Program::client_at(std::string_view path) const {
+  for (const auto& c : clients) {
+    if (c.path == path) return &c;
+  }
+  return nullptr;
+}
+ClientSpec* Program::client_at(std::string_view path) {
+  return const_cast<ClientSpec*>(std::as_const(*this).client_at(path));
+}
+
+namespace {
+const Step* step_in(const std::vector<Step>& steps, std::string_view path) {
+  for (const Step& s : steps) {
+    if (s.path == path) return &s;
+    if (const Step* inner = step_in(s.body, path)) return inner;
+  }
+  return nullptr;
+}
+}  // namespace
+
+const Step* Program::step_at(std::string_view path) const {
+  for (const auto& [name, steps] : handlers) {
+    if (const Step* s = step_in(steps, path)) return s;
+  }
+  return nullptr;
+}
+Step* Program::step_at(std::string_view path) {
+  return const_cast<Step*>(std::as_const(*this).step_at(path));
 }
 
 const ClientSpec* Program::client(std::string_view name) const {

@@ -84,6 +84,11 @@ struct Program {
 
   std::vector<std::string> endpoints() const;
   const ClientSpec* client(std::string_view name) const;
+  // The client or step whose path (ClientSpec::path, Step::path) is `path`; null if none.
+  const ClientSpec* client_at(std::string_view path) const;
+  ClientSpec* client_at(std::string_view path);
+  const Step* step_at(std::string_view path) const;
+  Step* step_at(std::string_view path);
 };
 
 using ProgramPtr = std::shared_ptr<const Program>;

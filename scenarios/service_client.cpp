@@ -17,8 +17,14 @@ ServiceClient::ServiceClient(sim::Simulation& sim, net::NetNamespace& ns, net::D
       targets_(std::move(targets)),
       cfg_(cfg),
       pick_(pick) {
+  make_pools();
+}
+
+void ServiceClient::make_pools() {
+  idle_.clear();
   idle_.reserve(targets_.size());
   for (std::size_t i = 0; i < targets_.size(); ++i) idle_.emplace_back(cfg_.max_idle);
+  mux_.clear();
   mux_.resize(targets_.size());
 }
 
@@ -40,10 +46,7 @@ void ServiceClient::redeploy(net::Dialer& dialer, ServiceClientConfig cfg) {
     throw std::logic_error("ServiceClient::redeploy: the old process's connections are open");
   dialer_ = &dialer;
   cfg_ = cfg;
-  idle_.clear();
-  for (std::size_t i = 0; i < targets_.size(); ++i) idle_.emplace_back(cfg_.max_idle);
-  mux_.clear();
-  mux_.resize(targets_.size());
+  make_pools();
 }
 
 void ServiceClient::close(const memcached::Conn& c, net::CloseMode mode) {

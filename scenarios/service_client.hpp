@@ -96,6 +96,8 @@ class ServiceClient {
   sim::Time first_dial_error_at() const { return first_dial_error_at_; }
 
  private:
+  // Per target an empty idle list (cfg_.max_idle) and an empty multiplexed pool.
+  void make_pools();
   void close(const memcached::Conn& c, net::CloseMode mode);
   // Dials one connection to target t (SYN, SYN-ACK): the socket, or the failed call's reply.
   sim::Task<std::optional<Response>> dial(std::uint32_t t, net::OwnerId owner, sim::Time deadline,

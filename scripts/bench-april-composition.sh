@@ -13,10 +13,10 @@ seeds=${1:-1 2 3} bin=${2:-build/default/app/skysim}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 monday=2026-04-06T08:00:00Z
+source scripts/april-east-replay.sh
+april_east_replay $monday
 kind_args=(scenarios/april-2026-outage.yaml --set epoch=$monday --set 'timeline=[]'
-  --set sources.batch-service.start=$monday --set sources.batch-service.rate=0.05/s
-  --set scale=1 --set duration=1h
-  --set sources.users-west.enabled=false --set sources.profiles-west.enabled=false)
+  --set duration=1h "${april_east_replay[@]}")
 composed_args=(scenarios/april-in-yaml.yaml --set epoch=$monday --set duration=1h)
 printf 'seed\twhich\tuser_s\twall_s\tpeak_rss_kb\tevents\tfingerprint\n' | tee "$tmp/tsv"
 for seed in $seeds; do

@@ -19,11 +19,11 @@ while (($#)); do
 done
 [[ -x $bin ]] || { echo "$0: no skysim at $bin (build first: scripts/build.sh)" >&2; exit 2; }
 monday=2026-04-06T08:00:00Z
+source scripts/april-east-replay.sh
+april_east_replay $monday
 "$bin" compare scenarios/april-2026-outage.yaml --seeds "$seeds" -j "$jobs" --no-plots \
-  --out "$out/replay" --set epoch=$monday --set 'timeline=[]' \
-  --set sources.batch-service.start=$monday --set sources.batch-service.rate=0.05/s \
-  --set scale=1 --set duration=1h \
-  --set sources.users-west.enabled=false --set sources.profiles-west.enabled=false >/dev/null
+  --out "$out/replay" --set epoch=$monday --set 'timeline=[]' --set duration=1h \
+  "${april_east_replay[@]}" >/dev/null
 "$bin" compare scenarios/april-in-yaml.yaml --seeds "$seeds" -j "$jobs" --no-plots \
   --out "$out/composed" --set epoch=$monday --set duration=1h >/dev/null
 python3 scripts/april_composition_table.py "$out/replay/compare.csv" "$out/composed/compare.csv"

@@ -22,19 +22,20 @@ done
 mkdir -p "$out"
 E=datacenters.east.services.dataplane.params
 X=datacenters.west.services.dataplane.params
-kind_common=(--set scale=1 --set sources.batch-service.rate=0.05/s
-  --set sources.users-west.enabled=false --set sources.profiles-west.enabled=false)
+source scripts/april-east-replay.sh
 monday=2026-04-06T16:00:00Z wednesday=2026-04-08T14:00:00Z
 jobs_file=$out/jobs
 : >"$jobs_file"
 for seed in $seeds; do
+  april_east_replay $monday
   printf '%s\0' "$bin run scenarios/april-2026-outage.yaml --seed $seed --quiet --out $out/bandaid-kind-$seed \
---set epoch=$monday --set duration=3h --set sources.batch-service.start=$monday ${kind_common[*]} \
+--set epoch=$monday --set duration=3h ${april_east_replay[*]} \
 --set 'timeline=[{at: \"2026-04-06T17:00:00Z\", set: {$E.dialer: random_loopback, $X.dialer: random_loopback}}]'" >>"$jobs_file"
   printf '%s\0' "$bin run scenarios/april-in-yaml.yaml --seed $seed --quiet --out $out/bandaid-composed-$seed \
 --set variant=bandaid" >>"$jobs_file"
+  april_east_replay $wednesday
   printf '%s\0' "$bin run scenarios/april-2026-outage.yaml --seed $seed --quiet --out $out/wednesday-kind-$seed \
---set epoch=$wednesday --set duration=4h --set sources.batch-service.start=$wednesday ${kind_common[*]} \
+--set epoch=$wednesday --set duration=4h ${april_east_replay[*]} \
 --set $E.dialer=random_loopback --set $X.dialer=random_loopback \
 --set 'timeline=[{at: \"2026-04-08T15:00:00Z\", set: {$E.get_post_record_limit: 50, $X.get_post_record_limit: 50}}, \
 {at: \"2026-04-08T17:00:00Z\", set: {$E.dialer: fixed_source, $X.dialer: fixed_source}}]'" >>"$jobs_file"
