@@ -2,6 +2,7 @@
 // objects). Kept apart from model_registry.cpp so tools that need only the registry machinery
 // (the loader fuzzer) do not link every model.
 #include "scenarios/fdb_service.hpp"
+#include "scenarios/follow_graph_service.hpp"
 #include "scenarios/kind_dataplane.hpp"
 #include "scenarios/memcached_service.hpp"
 #include "scenarios/model_registry.hpp"
@@ -23,6 +24,8 @@ void register_builtin_models(Registry& r) {
   r.add(scylla_kind());
   r.add(memcached_kind());
   r.add(fdb_kind());
+  r.add(follow_graph_kind());
+  r.add(fanout_fleet_kind());
   // The lead adds the models of models/ here (net, memcached, goruntime, fdb, scylla, ...).
 }
 

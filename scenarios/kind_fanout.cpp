@@ -14,10 +14,11 @@
 #include "models/fanout/fanout_service.hpp"
 #include "models/fanout/follow_growth.hpp"
 #include "models/scylla/cluster.hpp"
+#include "models/scylla/hot_shard_windows.hpp"
 #include "scenarios/scylla_config.hpp"
 #include "scenarios/scylla_service.hpp"
-#include "models/social/graph_file.hpp"
 #include "models/social/population.hpp"
+#include "scenarios/follow_graph_params.hpp"
 #include "scenarios/model_registry.hpp"
 #include "scenarios/param_builder.hpp"
 
@@ -27,25 +28,9 @@ namespace {
 using sim::ParamType;
 
 std::vector<sim::ParamSpec> fanout_params() {
-  std::vector<sim::ParamSpec> specs = {
-      // Follow graph (docs/models/social.md)
-      param("users", ParamType::Count, "users", "2.05M",
-            "ordinary users (Bluesky ~32M, §8.1; fewer keeps runs short)", 2, 1e9),
-      param("mean_follows", ParamType::Double, "", "5",
-            "mean follows of an ordinary user (assumption; unpublished)", 1, 1e6),
-      param("celebrity_followers", ParamType::Count, "", "2M", "the posting author (§8.2)", 1,
-            1e9),
-      param("bots", ParamType::Count, "", "6", "hyper-following accounts (§8.1)", 0, 1e4),
-      param("bot_follows", ParamType::Count, "", "300k", "follows of each bot (§8.1)", 1, 1e9),
-      param("follows_alpha", ParamType::Double, "", "1.3",
-            "Pareto exponent of ordinary users' follow counts (assumption: Bluesky's follow "
-            "degrees are heavy-tailed, Quelle & Bovet, PLoS ONE 2025; 1.3 puts ~120 of 2M users "
-            "above 2,000 follows with the cap at 300k, docs/models/social.md)", 1.01, 10),
-      param("max_follows", ParamType::Count, "", "300k",
-            "cap on an ordinary user's follows (§8.1: 'hundreds of thousands')", 1, 4e9),
-      param("graph_seed", ParamType::Int, "", "-1",
-            "seed of the graph generator; -1: drawn from the run's seed (the graph is re-drawn "
-            "per seed), >= 0 pins it", -1, 1e18),
+  // Follow graph (docs/models/social.md): the same declaration as the follow-graph kind's.
+  std::vector<sim::ParamSpec> specs = follow_graph_params();
+  std::vector<sim::ParamSpec> own = {
       // The graph during the run (models/fanout/follow_growth.hpp)
       param("follow_events", ParamType::Rate, "follows/s", "100/s",
             "ordinary users' new follows (assumption; firehose > 1,500 events/s of all kinds)", 0,
@@ -147,6 +132,7 @@ std::vector<sim::ParamSpec> fanout_params() {
       param("read_timeout", ParamType::Duration, "", "5s",
             "read_request_timeout_in_ms (Scylla default 5000)", 1e6, 1e12),
   };
+  specs.insert(specs.end(), own.begin(), own.end());
   // Fault hook (fuzz, timeline `set`): the first n Scylla nodes are down; ops short of CL
   // live replicas wait until enough are back (docs/models/scylla.md, "Nodes down").
   sim::ParamSpec down = param("down_nodes", ParamType::Int, "nodes", "0",
@@ -166,29 +152,13 @@ class FanoutInstance final : public Instance {
  public:
   FanoutInstance(World& w, const HostContext& ctx) : Instance(ctx), sim_(w.sim()) {
     const sim::ParamValues& v = ctx.params;
-    social::PopulationSpec pop;
-    pop.users = static_cast<std::uint32_t>(v.count("users"));
-    pop.mean_follows = v.real("mean_follows");
-    pop.celebrities = {{"celebrity", static_cast<std::uint32_t>(v.count("celebrity_followers"))}};
-    for (std::int64_t b = 0; b < v.count("bots"); ++b) {
-      pop.bots.push_back({"bot/" + std::to_string(b),
-                          static_cast<std::uint32_t>(v.count("bot_follows"))});
-    }
-    pop.follows_alpha = v.real("follows_alpha");
-    pop.max_follows = static_cast<std::uint32_t>(v.count("max_follows"));
-    pop.exact_follow_counts = true;  // counts are the drawn distribution (docs/models/social.md)
+    social::PopulationSpec pop = population_spec(v);
     const auto growers = static_cast<std::uint32_t>(v.count("growers"));
     for (std::uint32_t g = 0; g < growers; ++g) {
       pop.bots.push_back({"grower/" + std::to_string(g),
                           static_cast<std::uint32_t>(v.count("grower_follows"))});
     }
-    const std::int64_t pinned = v.integer("graph_seed");
-    const std::uint64_t graph_seed = pinned >= 0 ? static_cast<std::uint64_t>(pinned)
-                                                 : sim_.stream(path() + "/graph").next_u64();
-    // Drawn once per (spec, seed) under `skysim compare`: its workers share a graph cache
-    // (models/social/graph_file.hpp); the graph read back is the one drawn, bit for bit.
-    graph_ = std::make_unique<social::FollowGraph>(
-        social::cached_population(pop, graph_seed, social::graph_cache_dir()));
+    graph_ = draw_follow_graph(sim_, path(), v, pop);
     celebrity_ = graph_->id_of("celebrity");
 
     scylla::ScyllaConfig sc = scylla_config_from(v, ctx.scale);
@@ -211,6 +181,13 @@ class FanoutInstance final : public Instance {
     fc.retry_after = v.duration("retry_after");
     if (const std::string shared = v.string("cluster"); !shared.empty()) {
       cluster_ = shared_cluster(w, ctx, shared);  // its config, its faults
+      // Both would reset the cluster's utilisation window, each cutting the other's windows.
+      if (w.find(ctx.datacenter + "/" + shared + "/0")->context().params.duration("hot_window") >
+          0) {
+        throw std::invalid_argument("cluster: the scylla service '" + shared +
+                                    "' counts hot shards itself (its hot_window): set it to 0 "
+                                    "there, this fanout counts them over the same cluster");
+      }
       const std::uint32_t needed = fanout::FanoutService::partitions_needed(*graph_, fc);
       if (cluster_->partitions() < needed) {
         throw std::invalid_argument("cluster: the scylla service '" + shared + "' holds " +
@@ -259,14 +236,10 @@ class FanoutInstance final : public Instance {
       return reads_ ? static_cast<double>(db_reads_) / static_cast<double>(reads_) : 0.0;
     });
     w.metrics().gauge_fn("fanout.hot_shards_max", labels,
-                         [this] { return static_cast<double>(hot_.window_max); });
-    w.metrics().gauge_fn("fanout.hot_shards_mean", labels, [this] {
-      return hot_.windows ? static_cast<double>(hot_.sum) / static_cast<double>(hot_.windows)
-                          : 0.0;
-    });
-    w.metrics().gauge_fn("fanout.hot_shards_distinct", labels, [this] {
-      return static_cast<double>(std::count(hot_.ever.begin(), hot_.ever.end(), 1));
-    });
+                         [this] { return static_cast<double>(hot_->max()); });
+    w.metrics().gauge_fn("fanout.hot_shards_mean", labels, [this] { return hot_->mean(); });
+    w.metrics().gauge_fn("fanout.hot_shards_distinct", labels,
+                         [this] { return static_cast<double>(hot_->distinct()); });
     w.metrics().counter_fn("fanout.timeline_writes", labels,
                          [this] { return static_cast<double>(service_->timeline_writes()); });
     w.metrics().counter_fn("fanout.write_timeouts", labels, [this] {
@@ -354,11 +327,8 @@ class FanoutInstance final : public Instance {
       bot_[id] = name.rfind("bot/", 0) == 0 ? 1 : 0;
     }
     add_policy_costs(w, labels);
-    hot_window_ = v.duration("hot_window");
-    hot_.owner = this;
-    hot_.ever.assign(cluster_->config().total_shards(), 0);
-    hot_.actor_id = sim_.new_actor_id();
-    hot_.kind = sim_.intern_kind("fanout.hot_window");
+    hot_ = std::make_unique<scylla::HotShardWindows>(sim_, *cluster_, v.duration("hot_window"),
+                                                     "fanout.hot_window");
   }
 
   ~FanoutInstance() override {
@@ -373,8 +343,7 @@ class FanoutInstance final : public Instance {
       service_->install_hyperfollower_background(kHyperMinFollows, posts_per_followed_s_);
     }
     growth_->start();
-    cluster_->reset_window(sim_.now());
-    sim_.schedule_in(hot_window_, hot_);
+    hot_->start(sim_);
   }
 
   void handle(Request r) override {
@@ -600,32 +569,6 @@ class FanoutInstance final : public Instance {
     return offered ? static_cast<double>(delivered) / static_cast<double>(offered) : 1.0;
   }
 
-  // Every hot_window: how many shards were >= hot_utilisation busy over it. A scheduled event,
-  // not a metrics callback, so sampling never changes when the lazy background is generated.
-  struct HotWindows final : sim::Handler {
-    FanoutInstance* owner = nullptr;
-    std::vector<std::uint8_t> ever;  // per shard: hot in at least one window
-    std::uint64_t windows = 0;
-    std::uint64_t sum = 0;
-    std::uint32_t window_max = 0;
-    void on_event(sim::Simulation& sim) override {
-      scylla::ScyllaCluster& c = *owner->cluster_;
-      const std::vector<double> u = c.utilisations(sim.now());
-      std::uint32_t hot = 0;
-      for (std::size_t s = 0; s < u.size(); ++s) {
-        if (u[s] >= c.config().hot_utilisation) {
-          ++hot;
-          ever[s] = 1;
-        }
-      }
-      ++windows;
-      sum += hot;
-      window_max = std::max(window_max, hot);
-      c.reset_window(sim.now());
-      sim.schedule_in(owner->hot_window_, *this);
-    }
-  };
-
   // `cluster:` names a scylla service of the same datacenter built before this host (the
   // loader has checked both: ServiceKind::peer_params).
   static scylla::ScyllaCluster* shared_cluster(World& w, const HostContext& ctx,
@@ -658,8 +601,7 @@ class FanoutInstance final : public Instance {
   std::vector<social::UserId> above_limit_;
   std::vector<std::uint8_t> bot_;  // per user: one of the named bots (bot/N)
   const std::vector<fanout::HyperFollowerDetector::Flag> no_flags_;
-  sim::Duration hot_window_ = 0;
-  HotWindows hot_;
+  std::unique_ptr<scylla::HotShardWindows> hot_;
 };
 
 }  // namespace

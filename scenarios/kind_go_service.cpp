@@ -16,12 +16,15 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <map>
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include "components/uidalloc/allocator_config.hpp"
 #include "models/fdb/interning_workload.hpp"
 #include "models/fdb/kv_backend.hpp"
+#include "models/fanout/instance_filter.hpp"
 #include "models/fdb/transaction.hpp"
 #include "models/goruntime/errgroup.hpp"
 #include "models/goruntime/go_process.hpp"
@@ -31,6 +34,7 @@
 #include "models/net/dialer.hpp"
 #include "models/net/socket_table.hpp"
 #include "scenarios/fdb_service.hpp"
+#include "scenarios/follow_graph_service.hpp"
 #include "scenarios/go_runtime_params.hpp"
 #include "scenarios/host_address.hpp"
 #include "scenarios/interning_books.hpp"
@@ -180,6 +184,23 @@ class GoService final : public Instance {
     FdbCluster* cluster = nullptr;
     sim::Histogram* intern_latency = nullptr;
   };
+  // A graph client: the follow-graph store follower_pages walks.
+  struct GraphClient {
+    std::string name;
+    const FollowGraphStore* store = nullptr;
+  };
+  // One lossy_filter step's state in this process: its high-follow cache and refresher, and
+  // the stream of its per-page r.
+  struct PageFilter {
+    std::unique_ptr<fanout::InstanceFilter> filter;
+    sim::Rng* page_r = nullptr;
+  };
+  // What follower_pages counted, per class of follower (hyper: follows above the graph's
+  // hyper_follows).
+  struct Deliveries {
+    std::uint64_t offered[2] = {0, 0};    // [ordinary, hyper]
+    std::uint64_t delivered[2] = {0, 0};
+  };
   // One uid_alloc step's allocator (the Go code's package-level one: stateless but for its
   // random source) and the strings its requests carry: new ones, or repeats of earlier ones.
   struct Interner {
@@ -276,10 +297,17 @@ class GoService final : public Instance {
   ~GoService() override = default;
 
   void start(World& w) override {
+    world_ = &w;
     auto& m = w.metrics();
     for (const auto& spec : program_->clients) {
       if (spec.params.choice("driver") == "gomemcache") {
         start_memcache_client(w, spec);
+        continue;
+      }
+      if (spec.params.choice("driver") == "graph") {
+        const FollowGraphStore* store = follow_graph_of(target_hosts(w, spec).at(0));
+        if (!store) throw std::logic_error(path() + ": client " + spec.name + " reaches no graph");
+        graphs_.push_back({spec.name, store});
         continue;
       }
       if (spec.params.choice("driver") == "fdb") {
@@ -312,6 +340,7 @@ class GoService final : public Instance {
       m.counter_fn("client.refused", cl, [c] { return double(c->stats().refused); });
       clients_.push_back({spec.name, &spec, std::move(client)});
     }
+    build_page_filters(w);
     build_plans();
   }
 
@@ -429,6 +458,55 @@ class GoService final : public Instance {
     throw std::logic_error("go-service " + path() + ": no fdb client " + name);
   }
 
+  GraphClient& graph_client(const std::string& name) {
+    for (auto& g : graphs_) {
+      if (g.name == name) return g;
+    }
+    throw std::logic_error("go-service " + path() + ": no graph client " + name);
+  }
+
+  // Each lossy_filter's state, for the graph of the follower_pages it thins (at start and at a
+  // deploy's restart: a new build reloads its cache from the store), and the fan-out metrics
+  // when the program walks followers at all.
+  void build_page_filters(World& w) {
+    for (auto& [where, f] : page_filters_) {
+      f.filter->stop();  // its refresher's pending event still points at it
+      old_filters_.push_back(std::move(f.filter));
+    }
+    page_filters_.clear();
+    bool walks = false;
+    for_each_step(*program_, [&](const Step& pages) {
+      if (pages.kind != StepKind::kFollowerPages) return;
+      walks = true;
+      const FollowGraphStore& store = *graph_client(pages.params.string("client")).store;
+      for_each_step(pages.body, [&](const Step& s) {
+        if (s.kind != StepKind::kLossyFilter) return;
+        fanout::InstanceFilterConfig cfg;
+        cfg.lossy = s.params.flag("enabled");
+        cfg.reasonable_limit = static_cast<std::uint64_t>(s.params.count("reasonable_limit"));
+        cfg.refresh = s.params.duration("refresh");
+        cfg.redis_rtt = s.params.duration("redis_rtt");
+        PageFilter f;
+        f.filter = std::make_unique<fanout::InstanceFilter>(sim_, *store.graph, cfg);
+        f.filter->start();
+        f.page_r = &sim_.stream("go-service/" + path() + "/" + s.path + "/page_r");
+        page_filters_.emplace(s.path, std::move(f));
+      });
+    });
+    if (walks && !page_duration_) {
+      const sim::Labels host = {{"host", path()}};
+      page_duration_ = &w.metrics().histogram("fanout.page_duration_ns", host);
+      static constexpr const char* kClass[2] = {"ordinary", "hyper"};
+      for (int c = 0; c < 2; ++c) {
+        const sim::Labels cl = {{"class", kClass[c]}, {"host", path()}};
+        w.metrics().counter_fn("fanout.offered", cl,
+                               [this, c] { return double(deliveries_.offered[c]); });
+        w.metrics().counter_fn("fanout.delivered", cl,
+                               [this, c] { return double(deliveries_.delivered[c]); });
+      }
+    }
+  }
+
   MemcacheClient& memcache(const std::string& name) {
     for (auto& c : memcache_) {
       if (c.name == name) return c;
@@ -508,6 +586,7 @@ class GoService final : public Instance {
     }
     for (auto& c : clients_)
       c.client->redeploy(dialer_for(*c.spec), service_client_config(*c.spec));
+    build_page_filters(*world_);
     for_each_step(*program_, [&](const Step& s) {
       if (s.kind != StepKind::kSemaphore) return;
       StepSemaphore& sem = semaphores_.at(s.path);
@@ -541,7 +620,14 @@ class GoService final : public Instance {
   }
 
   std::vector<Invariant> invariants() override {
-    return {{"go-service.sockets",
+    std::vector<Invariant> out = {{"fanout.kept-ge-loss-factor", [this]() -> std::string {
+                                     for (auto& [where, f] : page_filters_) {
+                                       if (std::string e = f.filter->keep_bound_error(); !e.empty())
+                                         return where + ": " + e;
+                                     }
+                                     return "";
+                                   }}};
+    out.push_back({"go-service.sockets",
              [this]() -> std::string {
                std::uint64_t open = 0;
                for (const auto& c : clients_) open += c.client->open_conns();
@@ -552,7 +638,8 @@ class GoService final : public Instance {
                         " sockets but its clients count " + std::to_string(open);
                }
                return "";
-             }}};
+             }});
+    return out;
   }
 
  private:
@@ -596,6 +683,19 @@ class GoService final : public Instance {
     const std::string* reason = nullptr;  // fail
     ServiceClient* client = nullptr;      // call
     MemcacheClient* cache = nullptr;      // cache_get, cache_set
+    bool item_key = false;                // call: `key: item`
+    bool tasks_from_page = false;         // errgroup
+    std::int64_t uniform_keys = 0;        // call: `key: uniform`'s key space; 0 = not uniform
+    const FollowGraphStore* graph = nullptr;  // follower_pages
+    social::UserId author = 0;                // follower_pages
+    PageFilter* page_filter = nullptr;        // lossy_filter
+  };
+  // The page a follower_pages step hands its steps: the followers a lossy_filter keeps and an
+  // errgroup (tasks_from: page) starts a goroutine for.
+  struct FollowerPage {
+    const FollowGraphStore* store = nullptr;
+    std::vector<social::UserId> items;
+    std::vector<social::UserId> kept;  // lossy_filter's output, swapped into items
   };
   // What one request's steps share: the heap they keep until the handler returns. A
   // cache_get's on_miss steps that name the missed key run on a child state holding it (the
@@ -605,6 +705,8 @@ class GoService final : public Instance {
     std::int64_t live_bytes = 0;  // the root's: what the handler releases when it returns
     std::string client;  // the caller's client name (cache_get's cold_clients)
     std::optional<std::uint64_t> key;    // the missed key, for a call with `key: cache`
+    std::shared_ptr<FollowerPage> page;  // follower_pages' current page
+    social::UserId item = 0;             // an errgroup task's follower (tasks_from: page)
     std::shared_ptr<RequestState> root;  // a child's request; null for the request itself
     RequestState& request() { return root ? *root : *this; }
   };
@@ -684,6 +786,10 @@ class GoService final : public Instance {
         return log_step(p.count);
       case StepKind::kFail:
         return fail_step(p);
+      case StepKind::kFollowerPages:
+        return follower_pages_step(s, p, state);
+      case StepKind::kLossyFilter:
+        return lossy_filter_step(p, *state);
     }
     throw std::logic_error("go-service " + path() + ": a step of no known kind");
   }
@@ -717,8 +823,18 @@ class GoService final : public Instance {
   // The error a step returns to its handler; an error it only counts is Response{}.
   sim::Task<Response> call_step(const StepPlan& p, const RequestState& state) {
     const std::int64_t size = p.bytes > 0 ? p.bytes : state.size_bytes;
-    Response r =
-        co_await p.client->call(*p.endpoint, size, owner_, p.cache_key ? state.key : std::nullopt);
+    std::optional<std::uint64_t> key;
+    if (p.cache_key) {
+      key = state.key;
+    } else if (p.item_key) {
+      key = state.item;
+    } else if (p.uniform_keys > 0) {
+      key = static_cast<std::uint64_t>(rng_.uniform_int(0, p.uniform_keys - 1));
+    }
+    Response r = co_await p.client->call(*p.endpoint, size, owner_, key);
+    if (p.item_key && r.ok) {
+      ++deliveries_.delivered[state.page->store->hyper(state.item) ? 1 : 0];
+    }
     if (!r.ok) {
       call_error(*p.client_name, r.error).add();
       if (p.log_error) co_await logger_.error();
@@ -754,7 +870,7 @@ class GoService final : public Instance {
   sim::Task<Response> cache_get_step(const Step& s, const StepPlan& p,
                                      std::shared_ptr<RequestState> state) {
     MemcacheClient& mc = *p.cache;
-    const CacheKey drawn = cache_key(p, state->client);
+    const CacheKey drawn = cache_key(p, state->request().client);
     const std::string& key = drawn.text;
     memcached::McResult got = co_await mc.client->get(key);
     if (got.ok()) {
@@ -811,6 +927,25 @@ class GoService final : public Instance {
     });
     group.set_limit(p.limit);
     const std::vector<Step>& body = s.body;
+    if (p.tasks_from_page) {
+      // One goroutine per follower of the page, each naming its own (its child state).
+      const std::shared_ptr<FollowerPage> page = state->page;
+      const std::shared_ptr<RequestState> root = state->root ? state->root : state;
+      for (const social::UserId follower : page->items) {
+        auto child = std::make_shared<RequestState>();
+        child->size_bytes = state->size_bytes;
+        child->page = page;
+        child->item = follower;
+        child->root = root;
+        auto task = [this, &body, child]() -> sim::Task<errgroup::Error> {
+          return run_as_task(body, child);
+        };
+        co_await group.go(task);
+      }
+      errgroup::Error err = co_await group.wait();
+      if (err) co_return Response{false, err.text()};
+      co_return Response{};
+    }
     const std::int64_t tasks = p.tasks_from_request ? state->size_bytes : p.count;
     for (std::int64_t i = 0; i < tasks; ++i) {
       auto task = [this, &body, state]() -> sim::Task<errgroup::Error> {
@@ -820,6 +955,45 @@ class GoService final : public Instance {
     }
     errgroup::Error err = co_await group.wait();
     if (err) co_return Response{false, err.text()};
+    co_return Response{};
+  }
+
+  // follower_pages: for each page of the author's followers, the store's round trip, then the
+  // `do` steps on that page; the next page only after they return (domain.md §8.2).
+  sim::Task<Response> follower_pages_step(const Step& s, const StepPlan& p,
+                                          std::shared_ptr<RequestState> state) {
+    const FollowGraphStore& store = *p.graph;
+    const std::span<const social::UserId> followers = store.graph->followers(p.author);
+    const auto page_size = static_cast<std::size_t>(p.count);
+    auto child = std::make_shared<RequestState>();
+    child->size_bytes = state->size_bytes;
+    child->page = std::make_shared<FollowerPage>();
+    child->page->store = &store;
+    child->root = state->root ? state->root : state;
+    for (std::size_t cursor = 0; cursor < followers.size(); cursor += page_size) {
+      co_await sim::sleep(store.page_fetch);
+      still_running();
+      const std::size_t n = std::min(page_size, followers.size() - cursor);
+      std::vector<social::UserId>& items = child->page->items;
+      items.assign(followers.begin() + static_cast<std::ptrdiff_t>(cursor),
+                   followers.begin() + static_cast<std::ptrdiff_t>(cursor + n));
+      for (const social::UserId u : items) ++deliveries_.offered[store.hyper(u) ? 1 : 0];
+      const sim::Time page_start = sim_.now();
+      Response served = co_await run(s.body, child);
+      page_duration_->record(sim_.now() - page_start);
+      if (!served.ok) co_return served;
+    }
+    co_return Response{};
+  }
+
+  // lossy_filter: the page narrowed in place by the production filter (or kept whole with
+  // the feature flag off).
+  sim::Task<Response> lossy_filter_step(const StepPlan& p, RequestState& state) {
+    FollowerPage& page = *state.page;
+    page.kept.clear();
+    p.page_filter->filter->filter_page(page.items.data(), page.items.size(),
+                                       *p.page_filter->page_r, page.kept);
+    page.items.swap(page.kept);
     co_return Response{};
   }
 
@@ -939,6 +1113,8 @@ class GoService final : public Instance {
         p.endpoint = &v.string("endpoint");
         p.bytes = v.size_bytes("size");
         p.cache_key = v.choice("key") == "cache";
+        p.item_key = v.choice("key") == "item";
+        p.uniform_keys = v.choice("key") == "uniform" ? v.count("keys") : 0;
         on_error();
         break;
       case StepKind::kCacheGet:
@@ -963,6 +1139,26 @@ class GoService final : public Instance {
         p.limit = v.integer("limit");
         p.count = v.count("tasks");
         p.tasks_from_request = v.choice("tasks_from") == "request_size";
+        p.tasks_from_page = v.choice("tasks_from") == "page";
+        break;
+      case StepKind::kFollowerPages: {
+        p.graph = graph_client(v.string("client")).store;
+        p.count = v.count("page_size");
+        try {
+          p.author = p.graph->graph->id_of(v.string("author"));
+        } catch (const std::out_of_range&) {
+          std::string named;
+          for (const auto& [id, name] : p.graph->graph->named()) {
+            named += (named.empty() ? "" : ", ") + name;
+          }
+          throw std::invalid_argument("follower_pages at " + s.where + ": author: no account '" +
+                                      v.string("author") + "' in the graph (named: " + named +
+                                      ")");
+        }
+        break;
+      }
+      case StepKind::kLossyFilter:
+        p.page_filter = &page_filters_.at(s.path);
         break;
       case StepKind::kLog:
         p.count = v.count("lines");
@@ -1013,6 +1209,12 @@ class GoService final : public Instance {
   std::vector<NamedClient> clients_;
   std::deque<MemcacheClient> memcache_;  // deque: gauges hold pointers to its elements
   std::vector<FdbClient> fdb_;
+  std::vector<GraphClient> graphs_;
+  std::map<std::string, PageFilter, std::less<>> page_filters_;  // by the lossy_filter's path
+  std::vector<std::unique_ptr<fanout::InstanceFilter>> old_filters_;  // a deploy's predecessors
+  Deliveries deliveries_;
+  sim::Histogram* page_duration_ = nullptr;  // fanout.page_duration_ns, when the program walks
+  World* world_ = nullptr;
   std::map<std::string, Interner, std::less<>> interners_;  // by the step's --set path
   std::map<std::string, StepSemaphore, std::less<>> semaphores_;  // by the step's --set path
   std::vector<std::unique_ptr<sim::Semaphore>> old_semaphores_;   // a deploy's predecessors

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "models/scylla/cluster.hpp"
+#include "models/scylla/hot_shard_windows.hpp"
 #include "scenarios/model_registry.hpp"
 #include "scenarios/param_builder.hpp"
 #include "scenarios/scylla_config.hpp"
@@ -61,6 +62,11 @@ std::vector<sim::ParamSpec> scylla_params() {
             "write_request_timeout_in_ms (Scylla default 2000)", 1e6, 1e12),
       param("read_timeout", ParamType::Duration, "", "5s",
             "read_request_timeout_in_ms (Scylla default 5000)", 1e6, 1e12),
+      param("hot_window", ParamType::Duration, "", "0",
+            "every hot_window, the shards busier than 0.8 over it are hot (scylla.hot_shards_max, "
+            "_mean, _distinct: the fanout kind's definition, docs/fanout.md); 0 = not counted "
+            "(a fanout service that writes here with cluster: counts them itself)",
+            0, 1e15),
       settable(param("down_nodes", ParamType::Int, "nodes", "0",
                      "fault hook (scylla-down): the first n nodes are down", 0, 1e4)),
       settable(param("scylla_slow_node", ParamType::Double, "x", "1",
@@ -103,6 +109,17 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
     m.gauge_fn("scylla.down_nodes", host, [this] { return double(cluster_.down_nodes()); });
     m.gauge_fn("scylla.max_shard_ops", host,
                [this] { return double(cluster_.max_statement_ops()); });
+    if (v.duration("hot_window") > 0) {
+      hot_ = std::make_unique<scylla::HotShardWindows>(sim_, cluster_, v.duration("hot_window"),
+                                                       "scylla.hot_window");
+      m.gauge_fn("scylla.hot_shards_max", host, [this] { return double(hot_->max()); });
+      m.gauge_fn("scylla.hot_shards_mean", host, [this] { return hot_->mean(); });
+      m.gauge_fn("scylla.hot_shards_distinct", host, [this] { return double(hot_->distinct()); });
+    }
+  }
+
+  void start(World&) override {
+    if (hot_) hot_->start(sim_);
   }
 
   void handle(Request r) override {
@@ -206,6 +223,7 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
   std::vector<std::size_t> free_;
   sim::Histogram* read_latency_ = nullptr;
   sim::Histogram* write_latency_ = nullptr;
+  std::unique_ptr<scylla::HotShardWindows> hot_;  // null unless hot_window > 0
 };
 
 }  // namespace

@@ -73,8 +73,11 @@ const std::vector<StepType>& step_types() {
               "none: the request names no item and the target picks (scylla: a uniform "
               "partition); cache: it names the key the enclosing cache_get missed, so a "
               "read-through reads that item's row (scylla: its partition, key mod partitions; "
-              "only inside a cache_get's on_miss)",
-              std::nullopt, std::nullopt, {"none", "cache"}),
+              "only inside a cache_get's on_miss); item: the follower of the enclosing errgroup "
+              "task (tasks_from: page), so a fan-out writes that follower's timeline; uniform: a "
+              "key drawn uniformly among `keys` (a user opening their own timeline)",
+              std::nullopt, std::nullopt, {"none", "cache", "item", "uniform"}),
+        param("keys", ParamType::Count, "keys", "100k", "key: uniform: the key space", 1, 4e9),
         param("on_error", ParamType::Enum, "", "fail",
               "fail: the handler returns the error; continue: it is counted and the handler "
               "goes on; log_and_fail / log_and_continue: the same after one log.Error line "
@@ -128,8 +131,10 @@ const std::vector<StepType>& step_types() {
         param("limit", ParamType::Int, "goroutines", "-1", "SetLimit; -1 = no limit", -1, 1e6),
         param("tasks_from", ParamType::Enum, "", "tasks",
               "tasks: the `tasks` count; request_size: the incoming request's size (a batch "
-              "of that many items, as a source's request_size draws it)",
-              std::nullopt, std::nullopt, {"tasks", "request_size"})},
+              "of that many items, as a source's request_size draws it); page: one goroutine per "
+              "follower of the enclosing follower_pages' page (after any lossy_filter), each "
+              "naming its follower (a call's key: item)",
+              std::nullopt, std::nullopt, {"tasks", "request_size", "page"})},
        "do"},
       {StepKind::kSemaphore,
        "semaphore",
@@ -165,6 +170,36 @@ const std::vector<StepType>& step_types() {
        "write(2) on the process's stderr pipe, serialised by Go's fd write lock, which blocks "
        "(holding its M) while the pipe is full (models/logsink)",
        {param("lines", ParamType::Count, "lines", "1", "lines per run of the step", 1, 1e6)}},
+      {StepKind::kFollowerPages,
+       "follower_pages",
+       "walks `author`'s followers page by page through a graph client (one page of "
+       "`page_size` ids per round trip to the follow-graph service, its page_fetch): the `do` "
+       "steps run once per page, in order, the next page fetched only when they have returned "
+       "(Bluesky's fan-out loop, domain.md §8.2). Counts each follower offered and, when a "
+       "call naming it succeeds, delivered, per class (fanout.offered, fanout.delivered), and "
+       "each page's time (fanout.page_duration_ns)",
+       {required(param("client", ParamType::String, "", "", "a graph client of this program")),
+        required(param("author", ParamType::String, "", "",
+                       "the posting account, by its name in the graph (celebrity, bot/0, ...)")),
+        param("page_size", ParamType::Count, "followers", "10k", "followers per page (§8.2)", 1,
+              1e8)},
+       "do"},
+      {StepKind::kLossyFilter,
+       "lossy_filter",
+       "Bluesky's lossy timelines (components/lossy, domain.md §8.3): one r in [0,1) per page, "
+       "a follower kept iff its loss factor (from its follow count in the process's "
+       "high-follow cache, reloaded from the sorted-set store every `refresh`) is >= r; narrows "
+       "the enclosing follower_pages' page in place. `enabled: false` is the feature flag off: "
+       "every follower kept (full fan-out)",
+       {param("enabled", ParamType::Bool, "", "true",
+              "the feature flag: false keeps every follower (full fan-out)"),
+        param("reasonable_limit", ParamType::Count, "follows", "2000",
+              "follows above which a follower's rows are thinned (§8.3)", 1, 1e9),
+        param("refresh", ParamType::Duration, "", "30s",
+              "period of the process's reload of the high-follow set (§8.3: 30 s)", 2e6, 8.64e13),
+        param("redis_rtt", ParamType::Duration, "", "1ms",
+              "round trip of the reload's whole-set read (assumption, as the fanout kind's)", 0,
+              1e12)}},
       {StepKind::kFail,
        "fail",
        "returns an error with probability `probability` (a dependency's failure the model "
@@ -212,8 +247,10 @@ std::vector<sim::ParamSpec> client_params() {
             "gomemcache's DefaultTimeout 500 ms), used by cache_get / cache_set. Against a "
             "scylla target set rtt: 0: the cluster model's client_rtt already holds the round "
             "trip; fdb: the FoundationDB client library to an fdb service, used by uid_alloc "
-            "and fdb_txn (the cluster model's latencies hold the round trips)",
-            std::nullopt, std::nullopt, {"net_http", "gocql", "gomemcache", "fdb"}),
+            "and fdb_txn (the cluster model's latencies hold the round trips); graph: the "
+            "follow-graph store's client, used by follower_pages (its page_fetch holds the "
+            "round trip)",
+            std::nullopt, std::nullopt, {"net_http", "gocql", "gomemcache", "fdb", "graph"}),
       param("local", ParamType::Bool, "", "false",
             "the target runs beside this host as a sidecar (host i talks to host i of the "
             "target, over loopback 127.0.0.1, so tcp_tw_reuse 2 applies); the two services "

@@ -39,7 +39,9 @@ enum class StepKind {
   kUidAlloc,
   kFdbTxn,
   kLog,
-  kFail
+  kFail,
+  kFollowerPages,
+  kLossyFilter
 };
 
 struct StepType {
@@ -59,7 +61,7 @@ std::vector<std::string> step_type_names();
 struct Step {
   StepKind kind = StepKind::kCpu;
   sim::ParamValues params;
-  std::vector<Step> body;  // errgroup's and semaphore's `do`, cache_get's `on_miss`
+  std::vector<Step> body;  // errgroup's, semaphore's and follower_pages' `do`, cache_get's `on_miss`
   std::string where;       // file:line:column, for messages at run time
   std::string path;        // its --set path: "datacenters.east.services.api.program.handlers.get.0"
   std::uint32_t slot = 0;  // set by the process that runs it: its index of per-step state

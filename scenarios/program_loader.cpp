@@ -103,25 +103,65 @@ std::vector<Step> read_steps(Checker& c, const YAML::Node& n, const std::string&
   return steps;
 }
 
-// `key: cache` names the key of the cache_get whose miss runs the call: anywhere else there is
-// none to name.
-void check_missed_keys(Checker& c, const YAML::Node& steps_node, const std::vector<Step>& steps,
-                       bool in_miss) {
+// Where a step sits decides what it may name: `key: cache` the key of the cache_get whose miss
+// runs the call; a lossy_filter and `tasks_from: page` the page of the follower_pages whose
+// `do` runs them; `key: item` the follower of the errgroup task (tasks_from: page) running it.
+struct Nesting {
+  bool in_miss = false;        // inside a cache_get's on_miss
+  bool in_pages = false;       // inside a follower_pages' do
+  bool in_page_tasks = false;  // inside an errgroup with tasks_from: page
+};
+
+void check_nesting(Checker& c, const YAML::Node& steps_node, const std::vector<Step>& steps,
+                   Nesting at) {
   // A list with a broken step was read short, and its errors are reported already.
   if (!steps_node.IsSequence() || steps_node.size() != steps.size()) return;
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const Step& s = steps[i];
     const YAML::Node body = steps_node[i].begin()->second;
-    if (s.kind == StepKind::kCall && !in_miss && s.params.has("key") &&
-        s.params.choice("key") == "cache") {
+    const std::string key = s.kind == StepKind::kCall && s.params.has("key")
+                                ? s.params.choice("key")
+                                : std::string();
+    if (key == "cache" && !at.in_miss) {
       c.error(body["key"], join(s.path, "key"),
               "key: cache names the key a cache_get missed, and this call is not in one's "
               "on_miss",
               "key: none, or the call inside a cache_get's on_miss");
     }
+    if (key == "item" && !at.in_page_tasks) {
+      c.error(body["key"], join(s.path, "key"),
+              "key: item names the follower of an errgroup task with tasks_from: page, and this "
+              "call is not in one",
+              "key: none, or the call inside such an errgroup's do");
+    }
+    if (s.kind == StepKind::kLossyFilter && (!at.in_pages || at.in_page_tasks)) {
+      c.error(steps_node[i], s.path,
+              at.in_page_tasks
+                  ? "lossy_filter thins a whole page, and this one runs once per follower (inside "
+                    "an errgroup with tasks_from: page)"
+                  : "lossy_filter thins the page of a follower_pages, and this one is not in one's "
+                    "do",
+              "a lossy_filter step in a follower_pages' do, before its errgroup");
+    }
+    const bool page_tasks = s.kind == StepKind::kErrgroup && s.params.has("tasks_from") &&
+                            s.params.choice("tasks_from") == "page";
+    if (page_tasks && !at.in_pages) {
+      c.error(body["tasks_from"], join(s.path, "tasks_from"),
+              "tasks_from: page runs one goroutine per follower of a follower_pages' page, and "
+              "this errgroup is not in one's do",
+              "tasks_from: tasks or request_size, or the errgroup inside a follower_pages' do");
+    }
+    if (s.kind == StepKind::kFollowerPages && at.in_pages) {
+      c.error(steps_node[i], s.path, "a follower_pages inside another's do",
+              "one follower_pages per handler level: the page a step names must be one");
+    }
     const StepType* type = find_step_type(steps_node[i].begin()->first.Scalar());
     if (type && type->has_body() && body.IsMap() && body[type->body_key]) {
-      check_missed_keys(c, body[type->body_key], s.body, in_miss || s.kind == StepKind::kCacheGet);
+      Nesting inner = at;
+      inner.in_miss = at.in_miss || s.kind == StepKind::kCacheGet;
+      inner.in_pages = at.in_pages || s.kind == StepKind::kFollowerPages;
+      inner.in_page_tasks = at.in_page_tasks || page_tasks;
+      check_nesting(c, body[type->body_key], s.body, inner);
     }
   }
 }
@@ -154,18 +194,22 @@ void read_clients(Checker& c, const YAML::Node& n, const std::string& path, Prog
       }
     }
     read_values(c, client_params(), it->second, cl.path, it->second, cl.params, {"target"});
-    // The FoundationDB client library keeps its own connections: no pool, dialer or round trip
-    // of the host's applies, so a key that sets one would be silently ignored.
-    if (cl.params.has("driver") && cl.params.choice("driver") == "fdb") {
+    // The FoundationDB client library keeps its own connections, and the graph store's page
+    // time holds its round trip: no pool, dialer or round trip of the host's applies, so a key
+    // that sets one would be silently ignored.
+    const std::string driver = cl.params.has("driver") ? cl.params.choice("driver") : "";
+    if (driver == "fdb" || driver == "graph") {
+      const std::string why =
+          driver == "fdb" ? "an fdb client (the client library keeps its own connections; the "
+                            "cluster model's latencies hold the round trips)"
+                          : "a graph client (the follow-graph service's page_fetch holds the "
+                            "round trip)";
       for (auto key = it->second.begin(); key != it->second.end(); ++key) {
         if (!key->first.IsScalar()) continue;
         const std::string& k = key->first.Scalar();
         if (k == "target" || k == "driver") continue;
-        c.error(key->first, join(cl.path, k),
-                "'" + k +
-                    "' does not apply to an fdb client (the client library keeps its own "
-                    "connections; the cluster model's latencies hold the round trips)",
-                "target and driver: fdb only");
+        c.error(key->first, join(cl.path, k), "'" + k + "' does not apply to " + why,
+                "target and driver: " + driver + " only");
       }
     }
     program.clients.push_back(std::move(cl));
@@ -193,7 +237,7 @@ std::shared_ptr<Program> read_program(Checker& c, const YAML::Node& n, const std
       continue;
     }
     program->handlers[name] = read_steps(c, it->second, join(hp, name), *program);
-    check_missed_keys(c, it->second, program->handlers[name], false);
+    check_nesting(c, it->second, program->handlers[name], Nesting{});
   }
   return program;
 }
@@ -232,21 +276,26 @@ struct Protocol {
 constexpr Protocol kMemcache{"gomemcache", "memcached", "cache_get or cache_set",
                              "a gomemcache client", "a memcached service"};
 constexpr Protocol kFdb{"fdb", "fdb", "uid_alloc or fdb_txn", "an fdb client", "an fdb service"};
+constexpr Protocol kGraph{"graph", "follow-graph", "follower_pages", "a graph client",
+                          "a follow-graph service"};
 constexpr Protocol kRequests{"", "", "call", "", ""};
 
 const Protocol& protocol_of_driver(const std::string& driver) {
   if (driver == kMemcache.driver) return kMemcache;
   if (driver == kFdb.driver) return kFdb;
+  if (driver == kGraph.driver) return kGraph;
   return kRequests;
 }
 const Protocol& protocol_of_kind(const std::string& kind) {
   if (kind == kMemcache.target_kind) return kMemcache;
   if (kind == kFdb.target_kind) return kFdb;
+  if (kind == kGraph.target_kind) return kGraph;
   return kRequests;
 }
 const Protocol& protocol_of_step(StepKind k) {
   if (k == StepKind::kCacheGet || k == StepKind::kCacheSet) return kMemcache;
   if (k == StepKind::kUidAlloc || k == StepKind::kFdbTxn) return kFdb;
+  if (k == StepKind::kFollowerPages) return kGraph;
   return kRequests;
 }
 std::string driver_text(const Protocol& p) {

@@ -144,15 +144,24 @@ sim::Task<std::optional<Response>> ServiceClient::exchange(Target& target, Call 
     if (!cfg_.multiplexed) close(conn, net::CloseMode::kActive);
   });
   if (deadline - sim_.now() > cfg_.rtt / 2) {
-    co_await sim::sleep(cfg_.rtt / 2);  // the request on the wire
+    if (cfg_.rtt / 2 > 0) co_await sim::sleep(cfg_.rtt / 2);  // the request on the wire
     r.issued_at = sim_.now();
     target.host->handle(std::move(r));
-    got = co_await reply->wait_until(deadline);
+    if (deadline == sim::kTimeMax) {
+      got = co_await reply->wait();
+    } else {
+      got = co_await reply->wait_until(deadline, deadlines());
+    }
   } else {
     co_await sim::sleep(deadline - sim_.now());
   }
   close_it.dismiss();
   co_return got;
+}
+
+sim::DeadlineList& ServiceClient::deadlines() {
+  if (!deadlines_) deadlines_ = std::make_unique<sim::DeadlineList>(sim_, "client.deadline");
+  return *deadlines_;
 }
 
 sim::Task<Response> ServiceClient::call_pooled(std::uint32_t t, Call call, net::OwnerId owner,

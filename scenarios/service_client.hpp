@@ -28,6 +28,7 @@
 #include "models/net/dialer.hpp"
 #include "models/net/socket_table.hpp"
 #include "scenarios/model_registry.hpp"
+#include "sim/deadline_list.hpp"
 #include "sim/process.hpp"
 #include "sim/rng.hpp"
 #include "sim/sync.hpp"
@@ -143,6 +144,10 @@ class ServiceClient {
   sim::Duration port_scan_ns_ = 0;
   std::function<sim::Task<>(sim::Duration)> syscall_;
   sim::Duration syscall_shortest_ = 1;
+  // The calls' deadlines (http.Client.Timeout, gocql's Timeout): one timer for all of them,
+  // made on the first call that has one.
+  sim::DeadlineList& deadlines();
+  std::unique_ptr<sim::DeadlineList> deadlines_;
 };
 
 }  // namespace skysim::scenarios

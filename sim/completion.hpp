@@ -20,6 +20,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "sim/deadline_list.hpp"
 #include "sim/process.hpp"
 
 namespace sim {
@@ -62,9 +63,12 @@ class Completion {
   struct Wait {
     Completion* c;
     Time deadline;  // kTimeMax: none
+    DeadlineList* list = nullptr;  // the deadline's timer; null: a queue entry of its own
     ProcState* p = nullptr;
+    DeadlineList::Entry entry;
 
-    Wait(Completion* completion, Time d) : c(completion), deadline(d) {}
+    Wait(Completion* completion, Time d, DeadlineList* l = nullptr)
+        : c(completion), deadline(d), list(l) {}
     Wait(const Wait&) = delete;
     ~Wait() {
       if (p != nullptr && c->waiter_.proc == p) c->waiter_ = {};  // destroyed mid-wait
@@ -85,10 +89,16 @@ class Completion {
         return true;
       }
       c->waiter_ = token;
-      if (deadline != kTimeMax) sim.wake_at(token, deadline < sim.now() ? sim.now() : deadline);
+      if (deadline == kTimeMax) return true;
+      if (list != nullptr) {
+        list->arm(entry, deadline, token);
+      } else {
+        sim.wake_at(token, deadline < sim.now() ? sim.now() : deadline);
+      }
       return true;
     }
     Result await_resume() {
+      DeadlineList::disarm(entry);
       if (c->waiter_.proc == p) c->waiter_ = {};
       throw_if_cancelled(p);
       const bool got = c->ready(p->sim->now());
@@ -104,6 +114,9 @@ class Completion {
   // co_await wait_until(deadline): the value, or nullopt (false for void) if the deadline
   // came first. A deadline already past still yields once (Go's expired timer).
   Wait wait_until(Time deadline) { return Wait(this, deadline); }
+  // The same, its deadline kept by `list` (sim/deadline_list.hpp) instead of a queue entry of
+  // its own: for waits that nearly all end well before their deadline.
+  Wait wait_until(Time deadline, DeadlineList& list) { return Wait(this, deadline, &list); }
   Wait wait() { return Wait(this, kTimeMax); }
 
  private:

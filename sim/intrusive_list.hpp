@@ -49,6 +49,20 @@ class IntrusiveList {
     return n;
   }
   T& front() { return *static_cast<T*>(head_.next); }
+  T& back() { return *static_cast<T*>(head_.prev); }
+  // Links `item` after the last node n for which !before(item, n), walking from the back: a
+  // list kept in order whose new items usually belong at its end stays ordered in O(1).
+  template <class Before>
+  void insert_from_back(T& item, Before before) {
+    ListNode* n = &item;
+    assert(!n->linked());
+    ListNode* at = head_.prev;
+    while (at != &head_ && before(item, *static_cast<T*>(at))) at = at->prev;
+    n->prev = at;
+    n->next = at->next;
+    at->next->prev = n;
+    at->next = n;
+  }
   void push_back(T& item) {
     ListNode* n = &item;
     assert(!n->linked());

@@ -2,21 +2,20 @@
 
 #include <stdexcept>
 
-#include "models/fanout/fanout_service.hpp"
 
 namespace fanout {
 
-BackgroundPosts::BackgroundPosts(FanoutService& svc, std::uint32_t min_follows,
+BackgroundPosts::BackgroundPosts(const BackgroundPostsSetup& setup, std::uint32_t min_follows,
                                  double posts_per_followed_s)
-    : svc_(svc),
-      post_rng_(svc.sim_.stream("fanout/background_posts")),
-      page_rng_(svc.sim_.stream("fanout/background_page_r")),
-      offered_(svc.graph_.users(), 0),
-      delivered_(svc.graph_.users(), 0) {
+    : route_(setup.route),
+      post_rng_(setup.sim.stream(setup.post_stream)),
+      page_rng_(setup.sim.stream(setup.page_r_stream)),
+      offered_(setup.graph.users(), 0),
+      delivered_(setup.graph.users(), 0) {
   if (!(posts_per_followed_s > 0)) {
     throw std::invalid_argument("fanout: posts_per_followed_s must be > 0");
   }
-  const social::FollowGraph& g = svc.graph_;
+  const social::FollowGraph& g = setup.graph;
   std::vector<std::uint8_t> hyper(g.users(), 0);
   std::vector<std::uint8_t> followed(g.users(), 0);
   std::vector<std::uint32_t> parts;
@@ -30,14 +29,13 @@ BackgroundPosts::BackgroundPosts(FanoutService& svc, std::uint32_t min_follows,
     for (social::UserId a : g.follows(u)) {
       followed[a] = 1;
     }
-    const double keep =
-        svc.policy_->thins_pages() ? svc.filter_->keep_probability(u) : 1.0;
+    const double keep = route_.keep_probability(u);
     // Split timelines: the rows spread evenly over the user's parts.
     parts.clear();
-    svc.policy_->timeline_partitions(u, parts);
+    route_.timeline_partitions(u, parts);
     for (std::uint32_t p : parts) {
-      svc.cluster_.add_fed_partition(p, f * posts_per_followed_s * keep /
-                                            static_cast<double>(parts.size()));
+      setup.cluster.add_fed_partition(p, f * posts_per_followed_s * keep /
+                                             static_cast<double>(parts.size()));
     }
   }
   // Once per run: where each hyper-follower sits in each followed author's follower list.
@@ -53,10 +51,10 @@ BackgroundPosts::BackgroundPosts(FanoutService& svc, std::uint32_t min_follows,
     targets_.clear();
     for (std::size_t i = 0; i < followers.size(); ++i) {
       if (hyper[followers[i]] != 0) {
-        targets_.push_back({static_cast<std::uint32_t>(i / svc.cfg_.page_size), followers[i]});
+        targets_.push_back({static_cast<std::uint32_t>(i / setup.page_size), followers[i]});
       }
     }
-    if (followers.size() / svc.cfg_.page_size >= (std::uint64_t{1} << 31)) {
+    if (followers.size() / setup.page_size >= (std::uint64_t{1} << 31)) {
       throw std::length_error("fanout: more than 2^31 pages of followers");  // users <= 1e9
     }
     Slot s;
@@ -77,9 +75,9 @@ BackgroundPosts::BackgroundPosts(FanoutService& svc, std::uint32_t min_follows,
   // sum, each post by a uniformly chosen author; a hyper-follower following f of them gets
   // f x posts_per_followed_s rows/s offered.
   mean_gap_ns_ = 1e9 / (posts_per_followed_s * static_cast<double>(authors_.size()));
-  actor_id = svc.sim_.new_actor_id();
-  kind = svc.sim_.intern_kind("fanout.background_post");
-  svc.sim_.schedule_in(draw_gap(), *this);
+  actor_id = setup.sim.new_actor_id();
+  kind = setup.sim.intern_kind("fanout.background_post");
+  setup.sim.schedule_in(draw_gap(), *this);
   ahead_[0] = draw_post();
   ahead_[1] = draw_post();
 }
@@ -142,7 +140,7 @@ void BackgroundPosts::fan_out(std::uint32_t author_index) {
       page_.push_back(targets[i].user);
     }
     kept_.clear();
-    svc_.filter_page(page_.data(), page_.size(), page_rng_, kept_);
+    route_.filter_page(page_.data(), page_.size(), page_rng_, kept_);
     for (social::UserId u : page_) {
       ++offered_[u];
     }
@@ -150,7 +148,7 @@ void BackgroundPosts::fan_out(std::uint32_t author_index) {
     for (social::UserId u : kept_) {
       ++delivered_[u];
       // Split timelines: into the part the author maps to (else the user's one partition).
-      svc_.write_background_row(svc_.policy_->timeline_partition(u, authors_[author_index]));
+      route_.write_row(route_.timeline_partition(u, authors_[author_index]));
     }
     delivered_total_ += kept_.size();
   }

@@ -12,8 +12,10 @@
 // celebrity post's; its kept hyper-followers are written at the post's instant (assumption: the
 // background authors are small, one page, written within a millisecond).
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "models/fanout/post_route.hpp"
 #include "models/scylla/cluster.hpp"
 #include "models/social/follow_graph.hpp"
 #include "sim/rng.hpp"
@@ -21,14 +23,26 @@
 
 namespace fanout {
 
-class FanoutService;
+// Where the posts come from and go: the graph, the cluster holding the timelines, the route
+// through the page decision, the page size, and the names of the two streams (arrivals and
+// authors; the per-page r).
+struct BackgroundPostsSetup {
+  sim::Simulation& sim;
+  const social::FollowGraph& graph;
+  scylla::ScyllaCluster& cluster;
+  PostRoute& route;
+  std::uint32_t page_size = 10'000;
+  std::string post_stream = "fanout/background_posts";
+  std::string page_r_stream = "fanout/background_page_r";
+};
 
 class BackgroundPosts final : public sim::Handler {
  public:
   // Hyper-followers: accounts following >= min_follows. Their timelines are registered with the
   // cluster, warmed at follows x posts_per_followed_s x the filter's keep probability (the state
   // a long history of such writes leaves). Starts posting at now.
-  BackgroundPosts(FanoutService& svc, std::uint32_t min_follows, double posts_per_followed_s);
+  BackgroundPosts(const BackgroundPostsSetup& setup, std::uint32_t min_follows,
+                  double posts_per_followed_s);
 
   void on_event(sim::Simulation& sim) override;
 
@@ -55,7 +69,7 @@ class BackgroundPosts final : public sim::Handler {
   sim::Duration draw_gap();
   void prefetch_targets(std::uint32_t author_index) const;
 
-  FanoutService& svc_;
+  PostRoute& route_;
   sim::Rng& post_rng_;  // arrivals and authors
   sim::Rng& page_rng_;  // the per-page r, a stream of its own beside the celebrity post's
   double mean_gap_ns_ = 0;

@@ -487,7 +487,21 @@ void FanoutService::install_hyperfollower_background(std::uint32_t min_follows,
   if (background_) {
     throw std::logic_error("fanout: the hyper-follower background is installed once");
   }
-  background_ = std::make_unique<BackgroundPosts>(*this, min_follows, posts_per_followed_s);
+  background_ = std::make_unique<BackgroundPosts>(
+      BackgroundPostsSetup{sim_, graph_, cluster_, *this, cfg_.page_size}, min_follows,
+      posts_per_followed_s);
+}
+
+double FanoutService::keep_probability(social::UserId u) const {
+  return policy_->thins_pages() ? filter_->keep_probability(u) : 1.0;
+}
+
+void FanoutService::timeline_partitions(social::UserId u, std::vector<std::uint32_t>& out) const {
+  policy_->timeline_partitions(u, out);
+}
+
+std::uint32_t FanoutService::timeline_partition(social::UserId u, social::UserId author) const {
+  return policy_->timeline_partition(u, author);
 }
 
 void FanoutService::write_background_row(std::uint32_t partition) {

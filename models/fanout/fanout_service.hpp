@@ -28,6 +28,7 @@
 #include "models/fanout/delivery_book.hpp"
 #include "models/fanout/keep_bound.hpp"
 #include "models/fanout/policies/policy.hpp"
+#include "models/fanout/post_route.hpp"
 #include "models/fanout/shard_queue.hpp"
 #include "models/scylla/cluster.hpp"
 #include "models/social/follow_graph.hpp"
@@ -89,11 +90,11 @@ struct ReadReport {
   std::uint32_t merged = 0;        // partitions merged into the reader's own (lists, parts)
 };
 
-class FanoutService {
+class FanoutService final : public PostRoute {
  public:
   FanoutService(sim::Simulation& sim, scylla::ScyllaCluster& cluster,
                 const social::FollowGraph& graph, FanoutConfig cfg);
-  ~FanoutService();
+  ~FanoutService() override;
   FanoutService(const FanoutService&) = delete;
   FanoutService& operator=(const FanoutService&) = delete;
 
@@ -129,7 +130,14 @@ class FanoutService {
   // One page of followers through the policy: under lossy one r drawn from `page_r` just before
   // writing it and the filter's kept users appended to `out`; else all of them.
   void filter_page(const social::UserId* page, std::size_t n, sim::Rng& page_r,
-                   std::vector<social::UserId>& out) const;
+                   std::vector<social::UserId>& out) const override;
+  // The rest of PostRoute, for the hyper-followers' background: the policy's partitions and
+  // its filter's keep probability (1 unless it thins pages); a row goes to
+  // write_background_row().
+  double keep_probability(social::UserId u) const override;
+  void timeline_partitions(social::UserId u, std::vector<std::uint32_t>& out) const override;
+  std::uint32_t timeline_partition(social::UserId u, social::UserId author) const override;
+  void write_row(std::uint32_t partition) override { write_background_row(partition); }
   // "" or a user the filter kept less often than its loss factor allows (keep_bound.hpp).
   std::string keep_bound_error() const { return keep_bound_.check(); }
 
@@ -179,7 +187,6 @@ class FanoutService {
   friend class Job;
   friend class ReadJob;
   friend class ListWrite;
-  friend class BackgroundPosts;
 
   sim::Simulation& sim_;
   std::string trace_name_ = "fanout";

@@ -1,0 +1,33 @@
+#pragma once
+// The follow graph's parameters, declared once for every kind that draws one (`fanout`, which
+// builds its whole world, and `follow-graph`, the graph as a service of a composition): the same
+// names, docs, defaults and ranges in both, and the same draw, so a composition's graph is the
+// kind's graph for the same values and seed (docs/models/social.md).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/social/follow_graph.hpp"
+#include "models/social/population.hpp"
+#include "sim/params.hpp"
+#include "sim/simulation.hpp"
+
+namespace skysim::scenarios {
+
+// users, mean_follows, celebrity_followers, bots, bot_follows, follows_alpha, max_follows,
+// graph_seed.
+std::vector<sim::ParamSpec> follow_graph_params();
+
+// The population those parameters describe: one celebrity ("celebrity") and `bots` bots
+// ("bot/0", ...), follow counts exactly the drawn distribution.
+social::PopulationSpec population_spec(const sim::ParamValues& v);
+
+// Draws the graph of `pop` for the host at `path`: seeded by graph_seed when it is pinned
+// (>= 0), else by the run's stream `path + "/graph"`, so it is re-drawn per seed. Under
+// `skysim compare` its workers share a cache of drawn graphs (models/social/graph_file.hpp).
+std::unique_ptr<social::FollowGraph> draw_follow_graph(sim::Simulation& sim,
+                                                       const std::string& path,
+                                                       const sim::ParamValues& v,
+                                                       const social::PopulationSpec& pop);
+
+}  // namespace skysim::scenarios

@@ -1,0 +1,28 @@
+#pragma once
+// The `follow-graph` kind's store, for what reads it: a go-service's graph client
+// (`follower_pages` walks an author's followers through it) and the `fanout-fleet` kind.
+#include "models/social/follow_graph.hpp"
+#include "scenarios/model_registry.hpp"
+#include "sim/time.hpp"
+
+namespace skysim::scenarios {
+
+// What a reader of the graph reaches.
+struct FollowGraphStore {
+  const social::FollowGraph* graph = nullptr;
+  // One page of follower ids from the store, round trip included.
+  sim::Duration page_fetch = 0;
+  // Accounts that follow more than this are the hyper-followers of the delivery metrics.
+  std::uint64_t hyper_follows = 0;
+  bool hyper(social::UserId u) const { return graph->follow_count(u) > hyper_follows; }
+};
+
+ServiceKind follow_graph_kind();
+// The store of a `follow-graph` host; nullptr for a host of another kind (or none).
+const FollowGraphStore* follow_graph_of(Instance* host);
+
+// The rest of the fleet's fan-out into the hyper-followers' timelines (scenarios/
+// kind_fanout_fleet.cpp).
+ServiceKind fanout_fleet_kind();
+
+}  // namespace skysim::scenarios

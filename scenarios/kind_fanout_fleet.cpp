@@ -1,0 +1,184 @@
+// The `fanout-fleet` kind: the rest of the fleet's fan-out instances, as the hyper-following
+// accounts' timelines receive their rows (issue 26, M5). Every account a hyper-follower follows
+// posts at posts_per_followed_s (Poisson, assumption), and each post's page goes through this
+// fleet's page decision -- the production lossy filter (components/lossy) over the instances'
+// own 30 s high-follow cache, or every follower under `policy: full` -- before its kept rows are
+// written into a scylla service's cluster (models/fanout/background_posts.hpp, the fanout kind's
+// background, here beside a composed fan-out service instead of inside it). Only the
+// hyper-followers' rows are simulated, write by write and never scaled; the ordinary followers of
+// the same posts are the cluster's fluid `background_writes`.
+#include <memory>
+#include <vector>
+
+#include "models/fanout/background_posts.hpp"
+#include "models/fanout/instance_filter.hpp"
+#include "models/fanout/post_route.hpp"
+#include "scenarios/follow_graph_service.hpp"
+#include "scenarios/param_builder.hpp"
+#include "scenarios/scylla_service.hpp"
+
+namespace skysim::scenarios {
+namespace {
+
+using sim::ParamType;
+
+std::vector<sim::ParamSpec> fleet_params() {
+  return {
+      param("graph", ParamType::String, "", "",
+            "the follow-graph service of the same datacenter, declared above this one, whose "
+            "accounts post"),
+      param("cluster", ParamType::String, "", "",
+            "the scylla service of the same datacenter, declared above this one, holding the "
+            "timelines (its partitions: at least the graph's accounts)"),
+      param("posts_per_followed_s", ParamType::Double, "1/s", "0.0037",
+            "posts/s of each account a hyper-follower follows (assumption; sets a bot "
+            "timeline's load: 0.0037 x 300k follows gives the write-up's steady write P99 "
+            "~15 ms, docs/fanout.md)",
+            1e-9, 1),
+      param("min_follows", ParamType::Count, "follows", "100k",
+            "accounts following at least this many are the hyper-followers whose rows are "
+            "simulated (as the fanout kind's)",
+            1, 4e9),
+      param("policy", ParamType::Enum, "", "full",
+            "the fleet's page decision: full (every follower's row) or lossy (the production "
+            "filter, components/lossy)",
+            std::nullopt, std::nullopt, {"full", "lossy"}),
+      param("reasonable_limit", ParamType::Count, "follows", "2000", "lossy limit (§8.3)", 1,
+            1e9),
+      param("cache_refresh", ParamType::Duration, "", "30s",
+            "period of each instance's reload of the high-follow set (§8.3: 30 s)", 2e6, 8.64e13),
+      param("page_size", ParamType::Count, "followers", "10k", "§8.2", 1, 1e8),
+  };
+}
+
+fanout::InstanceFilterConfig filter_config(const sim::ParamValues& v) {
+  fanout::InstanceFilterConfig c;
+  c.lossy = v.choice("policy") == "lossy";
+  c.reasonable_limit = static_cast<std::uint64_t>(v.count("reasonable_limit"));
+  c.refresh = v.duration("cache_refresh");
+  c.validate();
+  return c;
+}
+
+// One row per (post, kept hyper-follower) into the follower's own timeline partition.
+class FleetRoute final : public fanout::PostRoute {
+ public:
+  FleetRoute(fanout::InstanceFilter& filter, scylla::ScyllaCluster& cluster)
+      : filter_(filter), cluster_(cluster) {}
+  double keep_probability(social::UserId u) const override { return filter_.keep_probability(u); }
+  void timeline_partitions(social::UserId u, std::vector<std::uint32_t>& out) const override {
+    out.push_back(u);
+  }
+  std::uint32_t timeline_partition(social::UserId u, social::UserId) const override { return u; }
+  void filter_page(const social::UserId* page, std::size_t n, sim::Rng& page_r,
+                   std::vector<social::UserId>& out) const override {
+    filter_.filter_page(page, n, page_r, out);
+  }
+  void write_row(std::uint32_t partition) override { cluster_.background_write(partition); }
+
+ private:
+  fanout::InstanceFilter& filter_;
+  scylla::ScyllaCluster& cluster_;
+};
+
+class FanoutFleet final : public Instance {
+ public:
+  FanoutFleet(World& w, const HostContext& ctx) : Instance(ctx), sim_(w.sim()) {
+    const sim::ParamValues& v = ctx.params;
+    store_ = peer<const FollowGraphStore>(w, ctx, "graph", follow_graph_of);
+    cluster_ = peer<scylla::ScyllaCluster>(w, ctx, "cluster", scylla_cluster_of);
+    if (cluster_->partitions() < store_->graph->users()) {
+      throw std::invalid_argument("cluster: the scylla service '" + v.string("cluster") +
+                                  "' holds " + std::to_string(cluster_->partitions()) +
+                                  " partitions; the graph's timelines need " +
+                                  std::to_string(store_->graph->users()));
+    }
+    filter_ = std::make_unique<fanout::InstanceFilter>(sim_, *store_->graph, filter_config(v));
+    route_ = std::make_unique<FleetRoute>(*filter_, *cluster_);
+    const sim::Labels hyper = {{"class", "hyper"}, {"host", path()}};
+    w.metrics().counter_fn("fanout.offered", hyper,
+                           [this] { return posts_ ? double(posts_->offered()) : 0.0; });
+    w.metrics().counter_fn("fanout.delivered", hyper,
+                           [this] { return posts_ ? double(posts_->delivered()) : 0.0; });
+    const sim::Labels host = {{"host", path()}};
+    w.metrics().counter_fn("fanout.fleet_posts", host,
+                           [this] { return posts_ ? double(posts_->posts()) : 0.0; });
+    // Whose rows are simulated, and how many accounts post into them.
+    w.metrics().gauge_fn("fanout.fleet_hyper_followers", host,
+                         [this] { return posts_ ? double(posts_->hyper_followers()) : 0.0; });
+    w.metrics().gauge_fn("fanout.fleet_authors", host,
+                         [this] { return posts_ ? double(posts_->authors()) : 0.0; });
+  }
+
+  void start(World&) override {
+    filter_->start();
+    const sim::ParamValues& v = context().params;
+    posts_ = std::make_unique<fanout::BackgroundPosts>(
+        fanout::BackgroundPostsSetup{sim_, *store_->graph, *cluster_, *route_,
+                                     static_cast<std::uint32_t>(v.count("page_size")),
+                                     path() + "/posts", path() + "/page_r"},
+        static_cast<std::uint32_t>(v.count("min_follows")), v.real("posts_per_followed_s"));
+  }
+
+  void handle(Request r) override { r.complete({false, "no_endpoint"}); }  // the loader refuses
+
+  void finish(World&) override { filter_->stop(); }
+
+  std::vector<Invariant> invariants() override {
+    return {{"fanout.kept-ge-loss-factor", [this] { return filter_->keep_bound_error(); }}};
+  }
+
+ private:
+  // A peer named by `param` (the loader checked that it exists, is of the right kind and is
+  // declared above this service, so it is built).
+  template <class T, class Of>
+  static T* peer(World& w, const HostContext& ctx, const char* param, Of of) {
+    const std::string& name = ctx.params.string(param);
+    T* found = of(w.find(ctx.datacenter + "/" + name + "/0"));
+    if (found == nullptr) {
+      throw std::invalid_argument(std::string(param) + ": no such service '" + name +
+                                  "' built before " + ctx.service);
+    }
+    return found;
+  }
+
+  sim::Simulation& sim_;
+  const FollowGraphStore* store_ = nullptr;
+  scylla::ScyllaCluster* cluster_ = nullptr;
+  std::unique_ptr<fanout::InstanceFilter> filter_;
+  std::unique_ptr<FleetRoute> route_;
+  std::unique_ptr<fanout::BackgroundPosts> posts_;
+};
+
+}  // namespace
+
+ServiceKind fanout_fleet_kind() {
+  return ServiceKind{
+      .name = "fanout-fleet",
+      .doc = "the rest of the fleet's fan-out into the hyper-followers' timelines: the posts of "
+             "every account they follow, each page through the fleet's page decision (full, or "
+             "the production lossy filter), its kept rows written into a scylla service",
+      .params = fleet_params(),
+      .endpoints = {},
+      .build = [](World& w, const HostContext& c) -> std::unique_ptr<Instance> {
+        return std::make_unique<FanoutFleet>(w, c);
+      },
+      .peer_params = {{"graph", "follow-graph"}, {"cluster", "scylla"}},
+      .check_config =
+          [](const HostContext& c) {
+            if (c.host_count != 1) {
+              throw std::invalid_argument("a fanout-fleet service stands for the whole rest of "
+                                          "the fleet: write hosts: 1");
+            }
+            if (c.params.string("graph").empty()) {
+              throw std::invalid_argument("graph: name the follow-graph service");
+            }
+            if (c.params.string("cluster").empty()) {
+              throw std::invalid_argument("cluster: name the scylla service");
+            }
+            filter_config(c.params);
+          },
+  };
+}
+
+}  // namespace skysim::scenarios

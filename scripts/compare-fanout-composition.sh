@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The fanout kind against its composition (issue 26, M5; docs/fanout.md "As a composition"):
+# scenarios/fanout-policies.yaml and scenarios/fanout-composed.yaml over the same seeds, policy
+# x load, then one table per variant (scripts/fanout_composition_table.py) in OUT/table.md, with
+# each side's wall time in its caption.
+# Usage: scripts/compare-fanout-composition.sh [--seeds 1..8] [--jobs 2] [--out DIR]
+#                                              [--policies full,lossy] [--loads calm,steady,flare]
+# Loads as scripts/compare-fanout.sh: each hyper-follower's timeline writes/s over 300k follows
+# (calm 0.002, steady 0.00455, flare 0.0075 posts/s per followed account).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seeds=1..8 jobs=2 out=compare-fanout-composition policies=full,lossy loads=calm,steady,flare
+skysim=${SKYSIM:-build/default/app/skysim}
+while (($#)); do
+  case $1 in
+    --seeds) seeds=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --policies) policies=$2; shift 2 ;;
+    --loads) loads=$2; shift 2 ;;
+    *) echo "$0: unknown argument '$1' (see the usage at the top)" >&2; exit 2 ;;
+  esac
+done
+[[ -x $skysim ]] || { echo "$0: no skysim at $skysim (build first: scripts/build.sh)" >&2; exit 2; }
+declare -A ppf=([calm]=0.002 [steady]=0.00455 [flare]=0.0075)
+kind=datacenters.east.services.timelines.params
+flag=datacenters.east.services.fanout.program.handlers.post.0.follower_pages.do.0.lossy_filter.enabled
+fleet=datacenters.east.services.fleet.params
+kind_variants=() comp_variants=()
+IFS=, read -ra pols <<<"$policies"
+IFS=, read -ra lds <<<"$loads"
+for load in "${lds[@]}"; do
+  [[ -n ${ppf[$load]:-} ]] || { echo "$0: unknown load '$load' (calm, steady, flare)" >&2; exit 2; }
+  for pol in "${pols[@]}"; do
+    case $pol in
+      full) on=false ;;
+      lossy) on=true ;;
+      *) echo "$0: policy '$pol' has no composition yet (full, lossy)" >&2; exit 2 ;;
+    esac
+    kind_variants+=(--variant "$pol/$load: $kind.policy=$pol $kind.posts_per_followed_s=${ppf[$load]}")
+    comp_variants+=(--variant "$pol/$load: $flag=$on $fleet.policy=$pol $fleet.posts_per_followed_s=${ppf[$load]}")
+  done
+done
+start=$SECONDS
+"$skysim" compare scenarios/fanout-policies.yaml "${kind_variants[@]}" --seeds "$seeds" \
+  --jobs "$jobs" --no-plots --out "$out/kind" >/dev/null
+kind_wall=$((SECONDS - start))
+start=$SECONDS
+"$skysim" compare scenarios/fanout-composed.yaml "${comp_variants[@]}" --seeds "$seeds" \
+  --jobs "$jobs" --no-plots --out "$out/composed" >/dev/null
+comp_wall=$((SECONDS - start))
+python3 scripts/fanout_composition_table.py "$out/kind/runs.jsonl" "$out/composed/runs.jsonl" \
+  "policies ${policies} x loads ${loads} x seeds ${seeds}, --jobs ${jobs}: kind ${kind_wall} s," \
+  "composition ${comp_wall} s wall" >"$out/table.md"
+echo "compare-fanout-composition.sh: kind ${kind_wall} s, composition ${comp_wall} s; $out/table.md"

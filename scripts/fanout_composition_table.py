@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""The fanout kind beside its composition (docs/fanout.md, "As a composition"): per policy/load
+variant, a row per figure with the kind's and the composition's mean [95 % CI] over the seeds
+and whether the two intervals overlap. Figures the composition spreads over several services
+(the service's deliveries and the fleet's) are summed per run first, so their intervals are
+those of the sums. Usage: fanout_composition_table.py KIND/runs.jsonl COMPOSED/runs.jsonl
+["caption"]"""
+import json
+import math
+import statistics
+import sys
+
+KH = "{host=east/timelines/0}"  # the fanout kind's host (graph, cluster and service in one)
+SVC = "host=east/fanout/0"      # the composition's go-service
+FLEET = "host=east/fleet/0"     # its fanout-fleet
+DB = "{host=east/timelines/0}"  # its scylla service
+POST = "requests.latency_ns{client=celebrity-posts,endpoint=post}"
+READ = "requests.latency_ns{client=app-readers,endpoint=read}"
+
+
+def m(name):
+    return lambda r: r.get(name)
+
+
+def total(*names):
+    def f(r):
+        vals = [r.get(n) for n in names]
+        return None if any(v is None for v in vals) else sum(vals)
+    return f
+
+
+def ratio(num, den):
+    def f(r):
+        a, b = num(r), den(r)
+        return None if a is None or b is None else (a / b if b else 1.0)
+    return f
+
+
+def fan(metric, cls, host=SVC):
+    return f"{metric}{{class={cls},{host}}}"
+
+
+DELIVERED_SVC = total(fan("fanout.delivered", "ordinary"), fan("fanout.delivered", "hyper"))
+# (figure, kind value, composed value, divisor, digits)
+FIGURES = [
+    ("post P99 s", m(POST + ".p99"), m(POST + ".p99"), 1e9, 3),
+    ("page P99 ms", m("fanout.page_p99_ns" + KH), m("fanout.page_duration_ns{" + SVC + "}.p99"),
+     1e6, 1),
+    ("read P50 ms", m(READ + ".p50"), m(READ + ".p50"), 1e6, 2),
+    ("read P99 ms", m(READ + ".p99"), m(READ + ".p99"), 1e6, 2),
+    ("write P99 ms", m("fanout.write_p99_ns" + KH), m("scylla.write_latency_ns" + DB + ".p99"),
+     1e6, 2),
+    ("timeline writes", m("fanout.timeline_writes" + KH), DELIVERED_SVC, 1, 0),
+    ("write timeouts", m("fanout.write_timeouts" + KH), m("scylla.write_timeouts" + DB), 1, 0),
+    ("storage rows", m("fanout.storage_rows" + KH),
+     total(fan("fanout.delivered", "ordinary"), fan("fanout.delivered", "hyper"),
+           fan("fanout.delivered", "hyper", FLEET)), 1, 0),
+    ("busiest shard ops", m("scylla.max_shard_ops" + KH), m("scylla.max_shard_ops" + DB), 1, 0),
+    ("delivered hyper", m("fanout.delivered_fraction_hyper" + KH),
+     ratio(total(fan("fanout.delivered", "hyper"), fan("fanout.delivered", "hyper", FLEET)),
+           total(fan("fanout.offered", "hyper"), fan("fanout.offered", "hyper", FLEET))), 1, 4),
+    ("delivered ordinary", m("fanout.delivered_fraction_ordinary" + KH),
+     ratio(m(fan("fanout.delivered", "ordinary")), m(fan("fanout.offered", "ordinary"))), 1, 4),
+    ("hot shards (distinct)", m("fanout.hot_shards_distinct" + KH),
+     m("scylla.hot_shards_distinct" + DB), 1, 1),
+]
+
+# Student's t, 97.5 % quantile, by degrees of freedom (1.96 beyond 30).
+T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+        2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+
+
+def interval(values):
+    n = len(values)
+    mean = statistics.fmean(values)
+    if n < 2:
+        return mean, mean, mean
+    half = (T975[n - 2] if n - 1 <= len(T975) else 1.96) * statistics.stdev(values) / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def read_runs(path):
+    """{variant label: [metrics of each ok run]} in the sweep's variant order."""
+    with open(path) as f:
+        header = json.loads(f.readline())
+        names = [v["name"] for v in header["sweep"]["variants"]]
+        runs = {name: [] for name in names}
+        for line in f:
+            r = json.loads(line)
+            if r.get("status") == "ok":
+                runs[names[r["variant"]]].append(r["metrics"])
+    return names, runs
+
+
+def fmt(x, digits):
+    return f"{x:,.{digits}f}"
+
+
+def cell(runs, value, div, digits):
+    vals = [v for v in (value(r) for r in runs) if v is not None and not math.isnan(v)]
+    if not vals:
+        return "—", None
+    mean, lo, hi = (x / div for x in interval(vals))
+    return f"{fmt(mean, digits)} [{fmt(lo, digits)}, {fmt(hi, digits)}]", (lo, hi)
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a.endswith(".jsonl")]
+    if len(args) != 2:
+        sys.exit(__doc__)
+    caption = " ".join(a for a in sys.argv[1:] if not a.endswith(".jsonl"))
+    order, kind = read_runs(args[0])
+    _, comp = read_runs(args[1])
+    if caption:
+        print(caption + "\n")
+    for label in order:
+        print(f"**{label}** (kind n = {len(kind[label])}, composition n = {len(comp.get(label, []))})\n")
+        print("| figure | fanout kind | composition | CIs overlap |")
+        print("|---|---|---|---|")
+        for name, kv, cv, div, digits in FIGURES:
+            k, ki = cell(kind[label], kv, div, digits)
+            c, ci = cell(comp.get(label, []), cv, div, digits)
+            overlap = "—" if ki is None or ci is None else (
+                "yes" if ki[0] <= ci[1] and ci[0] <= ki[1] else "**no**")
+            print(f"| {name} | {k} | {c} | {overlap} |")
+        print()
+
+
+if __name__ == "__main__":
+    main()
