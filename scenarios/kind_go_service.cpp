@@ -42,6 +42,7 @@
 #include "scenarios/param_builder.hpp"
 #include "scenarios/service_client.hpp"
 #include "sim/on_unwind.hpp"
+#include "sim/pool_allocator.hpp"
 #include "sim/sync.hpp"
 
 namespace skysim::scenarios {
@@ -932,15 +933,13 @@ class GoService final : public Instance {
       const std::shared_ptr<FollowerPage> page = state->page;
       const std::shared_ptr<RequestState> root = state->root ? state->root : state;
       for (const social::UserId follower : page->items) {
-        auto child = std::make_shared<RequestState>();
+        auto child = sim::make_pooled<RequestState>();
         child->size_bytes = state->size_bytes;
         child->page = page;
         child->item = follower;
         child->root = root;
-        auto task = [this, &body, child]() -> sim::Task<errgroup::Error> {
-          return run_as_task(body, child);
-        };
-        co_await group.go(task);
+        sim::Task<errgroup::Error> task = run_as_task(body, std::move(child));
+        co_await group.go(std::move(task));
       }
       errgroup::Error err = co_await group.wait();
       if (err) co_return Response{false, err.text()};
@@ -948,10 +947,8 @@ class GoService final : public Instance {
     }
     const std::int64_t tasks = p.tasks_from_request ? state->size_bytes : p.count;
     for (std::int64_t i = 0; i < tasks; ++i) {
-      auto task = [this, &body, state]() -> sim::Task<errgroup::Error> {
-        return run_as_task(body, state);
-      };
-      co_await group.go(task);
+      sim::Task<errgroup::Error> task = run_as_task(body, state);
+      co_await group.go(std::move(task));
     }
     errgroup::Error err = co_await group.wait();
     if (err) co_return Response{false, err.text()};
@@ -1189,10 +1186,16 @@ class GoService final : public Instance {
   }
 
   // The body of an errgroup goroutine: the error Go's func() error returns.
+  // run()'s loop in the goroutine's own frame (one frame fewer per task: a fan-out starts one
+  // per follower, millions a run).
   sim::Task<errgroup::Error> run_as_task(const std::vector<Step>& steps,
                                          std::shared_ptr<RequestState> state) {
-    Response r = co_await run(steps, std::move(state));
-    co_return r.ok ? errgroup::Error() : errgroup::Error(r.error);
+    for (const Step& s : steps) {
+      still_running();
+      Response r = co_await step(s, state);
+      if (!r.ok) co_return errgroup::Error(r.error);
+    }
+    co_return errgroup::Error();
   }
 
   sim::Simulation& sim_;

@@ -9,6 +9,7 @@
 // hyper-followed accounts of docs/fanout.md), so the shards that hold them are the hot ones, and a
 // read that lands on one waits behind their work.
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -175,14 +176,15 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
   scylla::ScyllaCluster& cluster() { return cluster_; }
 
  private:
+  // A request in flight: how it answers, and whether it reads.
   struct Pending {
-    Request request;
+    std::function<void(const Response&)> done;
     bool read = false;
     bool used = false;
   };
 
   // A slot per request in flight, reused (the cluster answers each tag exactly once).
-  std::uint64_t park(Request r, bool read) {
+  std::uint64_t park(Request&& r, bool read) {
     std::size_t i;
     if (!free_.empty()) {
       i = free_.back();
@@ -191,28 +193,32 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
       i = pending_.size();
       pending_.emplace_back();
     }
-    pending_[i] = Pending{std::move(r), read, true};
+    Pending& p = pending_[i];
+    p.done = std::move(r.done);
+    p.read = read;
+    p.used = true;
     return i;
   }
-  Request take(std::uint64_t tag, bool& read) {
+  // How the request answers, its slot freed first (the answer may start another request).
+  std::function<void(const Response&)> take(std::uint64_t tag, bool& read) {
     Pending& p = pending_.at(tag);
     if (!p.used) throw std::logic_error("scylla service: tag answered twice");
     p.used = false;
     read = p.read;
     free_.push_back(static_cast<std::size_t>(tag));
-    return std::move(p.request);
+    return std::move(p.done);
   }
 
   void on_done(sim::Simulation&, std::uint64_t tag, sim::Duration latency) override {
     bool read = false;
-    Request r = take(tag, read);
+    const std::function<void(const Response&)> done = take(tag, read);
     (read ? read_latency_ : write_latency_)->record(latency);
-    r.complete({});
+    if (done) done(Response{});
   }
   void on_timeout(sim::Simulation&, std::uint64_t tag, sim::Duration) override {
     bool read = false;
-    Request r = take(tag, read);
-    r.complete({false, read ? "read_timeout" : "write_timeout"});
+    const std::function<void(const Response&)> done = take(tag, read);
+    if (done) done(Response{false, read ? "read_timeout" : "write_timeout"});
   }
 
   sim::Simulation& sim_;

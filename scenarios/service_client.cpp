@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
-#include "sim/completion.hpp"
 #include "sim/on_unwind.hpp"
+#include "sim/pool_allocator.hpp"
 
 namespace skysim::scenarios {
 
@@ -59,16 +59,21 @@ void ServiceClient::close(const memcached::Conn& c, net::CloseMode mode) {
 sim::Task<Response> ServiceClient::call(std::string endpoint, std::int64_t size_bytes,
                                         net::OwnerId owner, std::optional<std::uint64_t> key) {
   ++stats_.calls;
-  if (targets_.empty()) co_return Response{false, "no_targets"};
+  if (targets_.empty()) return answered(Response{false, "no_targets"});
   const auto t = static_cast<std::uint32_t>(
       targets_.size() == 1 ? 0
                            : pick_.uniform_int(0, static_cast<std::int64_t>(targets_.size()) - 1));
   const sim::Time deadline = cfg_.timeout > 0 ? sim_.now() + cfg_.timeout : sim::kTimeMax;
-  // A named local, not a braced temporary inside the co_await: with GCC 12 that temporary
-  // was destroyed twice here (valgrind: the request's endpoint freed inside a frame).
   Call c{std::move(endpoint), size_bytes, key};
-  if (cfg_.multiplexed) co_return co_await call_multiplexed(t, std::move(c), owner, deadline);
-  co_return co_await call_pooled(t, std::move(c), owner, deadline);
+  if (!cfg_.multiplexed) return call_pooled(t, std::move(c), owner, deadline);
+  const Multiplexed& mux = mux_[t];
+  const bool pool_full = !mux.conns.empty() && mux.conns.size() + mux.dialing >= cfg_.conns_per_host;
+  if (!pool_full || !targets_[t].host->up()) {
+    return call_multiplexed(t, std::move(c), owner, deadline);
+  }
+  // The pool is whole and its peer up: a stream on the next connection (round robin).
+  ++mux_[t].next;
+  return stream(targets_[t], std::move(c), deadline);
 }
 
 sim::Task<std::optional<Response>> ServiceClient::dial(std::uint32_t t, net::OwnerId owner,
@@ -122,12 +127,11 @@ sim::Task<std::optional<Response>> ServiceClient::dial(std::uint32_t t, net::Own
   co_return std::nullopt;
 }
 
-sim::Task<std::optional<Response>> ServiceClient::exchange(Target& target, Call call,
-                                                           sim::Time deadline,
-                                                           const memcached::Conn& conn) {
-  // The reply travels back half a round trip after the target completes the request; the
-  // caller may have stopped waiting by then (the Completion keeps the late reply harmless).
-  auto reply = std::make_shared<sim::Completion<Response>>();
+std::shared_ptr<sim::Completion<Response>> ServiceClient::send(Target& target, Call&& call,
+                                                               sim::Time deadline) {
+  // The caller may have stopped waiting by the time the reply is back (the Completion keeps
+  // the late reply harmless).
+  auto reply = sim::make_pooled<sim::Completion<Response>>();
   Request r;
   r.id = ++next_id_;
   r.client = caller_;
@@ -139,24 +143,48 @@ sim::Task<std::optional<Response>> ServiceClient::exchange(Target& target, Call 
   r.done = [reply, back, &sim = sim_](const Response& resp) {
     if (!reply->completed()) reply->complete_at(sim, sim.now() + back, resp);
   };
+  r.issued_at = sim_.now();
+  target.host->handle(std::move(r));
+  return reply;
+}
+
+sim::Task<std::optional<Response>> ServiceClient::exchange(Target& target, Call call,
+                                                           sim::Time deadline,
+                                                           const memcached::Conn& conn) {
   std::optional<Response> got;
   sim::OnUnwind close_it(sim_, [this, &conn] {
     if (!cfg_.multiplexed) close(conn, net::CloseMode::kActive);
   });
   if (deadline - sim_.now() > cfg_.rtt / 2) {
     if (cfg_.rtt / 2 > 0) co_await sim::sleep(cfg_.rtt / 2);  // the request on the wire
-    r.issued_at = sim_.now();
-    target.host->handle(std::move(r));
-    if (deadline == sim::kTimeMax) {
-      got = co_await reply->wait();
-    } else {
-      got = co_await reply->wait_until(deadline, deadlines());
-    }
+    std::shared_ptr<sim::Completion<Response>> reply = send(target, std::move(call), deadline);
+    got = co_await wait_for_reply(*reply, deadline);
   } else {
     co_await sim::sleep(deadline - sim_.now());
   }
   close_it.dismiss();
   co_return got;
+}
+
+sim::Task<Response> ServiceClient::stream(Target& target, Call call, sim::Time deadline) {
+  std::optional<Response> got;
+  if (deadline - sim_.now() > cfg_.rtt / 2) {
+    if (cfg_.rtt / 2 > 0) co_await sim::sleep(cfg_.rtt / 2);  // the request on the wire
+    std::shared_ptr<sim::Completion<Response>> reply = send(target, std::move(call), deadline);
+    got = co_await wait_for_reply(*reply, deadline);
+  } else {
+    co_await sim::sleep(deadline - sim_.now());
+  }
+  if (!got) {
+    ++stats_.timeouts;  // gocql abandons the stream; the connection stays
+    co_return Response{false, "timeout"};
+  }
+  co_return std::move(*got);
+}
+
+sim::Completion<Response>::Wait ServiceClient::wait_for_reply(sim::Completion<Response>& reply,
+                                                              sim::Time deadline) {
+  return deadline == sim::kTimeMax ? reply.wait() : reply.wait_until(deadline, deadlines());
 }
 
 sim::DeadlineList& ServiceClient::deadlines() {
@@ -235,13 +263,8 @@ sim::Task<Response> ServiceClient::call_multiplexed(std::uint32_t t, Call call, 
     ++stats_.refused;
     co_return Response{false, "refused"};
   }
-  const memcached::Conn conn = mux.conns[mux.next++ % mux.conns.size()];
-  std::optional<Response> got = co_await exchange(target, std::move(call), deadline, conn);
-  if (!got) {
-    ++stats_.timeouts;  // gocql abandons the stream; the connection stays
-    co_return Response{false, "timeout"};
-  }
-  co_return *got;
+  ++mux.next;  // the stream's connection (round robin; which one never changes the exchange)
+  co_return co_await stream(target, std::move(call), deadline);
 }
 
 }  // namespace skysim::scenarios

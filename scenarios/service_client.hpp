@@ -28,6 +28,7 @@
 #include "models/net/dialer.hpp"
 #include "models/net/socket_table.hpp"
 #include "scenarios/model_registry.hpp"
+#include "sim/completion.hpp"
 #include "sim/deadline_list.hpp"
 #include "sim/process.hpp"
 #include "sim/rng.hpp"
@@ -71,6 +72,8 @@ class ServiceClient {
   // picks a backend at random; assumption: per call, not per connection). `owner`: the
   // calling process's descriptors (its incarnation).
   // `key`: the item the request names, if the caller knows one (Request::key).
+  // Not a coroutine itself: it picks the path's coroutine (a gocql call on an established pool
+  // is one frame, not three: the composed fan-out makes 4 M of them a run).
   sim::Task<Response> call(std::string endpoint, std::int64_t size_bytes, net::OwnerId owner,
                            std::optional<std::uint64_t> key = std::nullopt);
 
@@ -112,6 +115,13 @@ class ServiceClient {
   };
   sim::Task<std::optional<Response>> exchange(Target& target, Call call, sim::Time deadline,
                                               const memcached::Conn& conn);
+  // Hands the request to the target now; the reply's Completion (the reply travels back half a
+  // round trip after the target completes it).
+  std::shared_ptr<sim::Completion<Response>> send(Target& target, Call&& call, sim::Time deadline);
+  // A stream on an established multiplexed connection: the exchange, and a timeout abandons
+  // the stream (gocql), the connection stays.
+  sim::Task<Response> stream(Target& target, Call call, sim::Time deadline);
+  static sim::Task<Response> answered(Response r) { co_return r; }
   sim::Task<Response> call_pooled(std::uint32_t t, Call call, net::OwnerId owner,
                                   sim::Time deadline);
   sim::Task<Response> call_multiplexed(std::uint32_t t, Call call, net::OwnerId owner,
@@ -147,6 +157,9 @@ class ServiceClient {
   // The calls' deadlines (http.Client.Timeout, gocql's Timeout): one timer for all of them,
   // made on the first call that has one.
   sim::DeadlineList& deadlines();
+  // The reply's wait, its deadline (if any) on the list above.
+  sim::Completion<Response>::Wait wait_for_reply(sim::Completion<Response>& reply,
+                                                 sim::Time deadline);
   std::unique_ptr<sim::DeadlineList> deadlines_;
 };
 

@@ -94,7 +94,12 @@ Group::GoAwaiter Group::go(Func f) {
   if (!f) {
     throw std::invalid_argument("errgroup: Go called with an empty function");
   }
-  return GoAwaiter{state_, std::move(f), nullptr, {}, nullptr};
+  return GoAwaiter{state_, std::move(f), nullptr, {}, nullptr, std::nullopt};
+}
+
+Group::GoAwaiter Group::go(sim::Task<Error> body) {
+  return GoAwaiter{state_, Func{}, nullptr, {}, nullptr,
+                   std::optional<sim::Task<Error>>(std::move(body))};
 }
 
 bool Group::try_go(Func f) {
@@ -119,8 +124,12 @@ std::int64_t Group::started() const { return state_->core.started(); }
 std::shared_ptr<Context> Group::context() const { return state_->core.context(); }
 
 void Group::State::start(std::shared_ptr<State> self, Func f) {
+  start(std::move(self), f());
+}
+
+void Group::State::start(std::shared_ptr<State> self, sim::Task<Error> body) {
   core.add();
-  launch(member(std::move(self), f()));
+  launch(member(std::move(self), std::move(body)));
 }
 
 void Group::State::done() {

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -55,6 +56,10 @@ class Group {
   struct GoAwaiter;
   // co_await group.go(f): blocks while `limit` goroutines are active (FIFO), then starts f.
   GoAwaiter go(Func f);
+  // The same with the goroutine's body already made: a lazy task, so nothing of it runs before
+  // a slot is free (as f() would be called then), and no std::function per goroutine (a
+  // composed fan-out starts millions).
+  GoAwaiter go(sim::Task<Error> body);
   // TryGo: starts f only if a slot is free now; never blocks.
   bool try_go(Func f);
 
@@ -107,6 +112,7 @@ struct Group::State {
   sim::IntrusiveList<sim::Waiter> wait_waiters;
 
   void start(std::shared_ptr<State> self, Func f);
+  void start(std::shared_ptr<State> self, sim::Task<Error> body);
   // The goroutine has given its token back: wg.Done, and wake Wait callers at zero.
   void done();
 };
@@ -118,13 +124,22 @@ struct Group::GoAwaiter {
   std::shared_ptr<TokenChannel> sem;  // the semaphore at the time of the call
   ParkedProcess w;
   sim::ProcState* p = nullptr;
+  std::optional<sim::Task<Error>> body;  // go(Task): the body, made already (f is empty)
+
+  void start() {
+    if (body) {
+      s->start(s, std::move(*body));
+    } else {
+      s->start(s, std::move(f));
+    }
+  }
 
   bool await_ready() {
     sem = s->core.semaphore();
     if (sem && !sem->try_send()) {
       return false;
     }
-    s->start(s, std::move(f));
+    start();
     return true;
   }
   template <class P>
@@ -151,7 +166,7 @@ struct Group::GoAwaiter {
       sem->try_receive();  // give back the token we were granted, then unwind
       sim::throw_if_cancelled(p);
     }
-    s->start(s, std::move(f));
+    start();
   }
 };
 

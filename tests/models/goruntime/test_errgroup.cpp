@@ -86,6 +86,55 @@ TEST_CASE("SetLimit(n) blocks the producer: at most n active, FIFO hand-over of 
   CHECK(starts == std::vector<std::string>{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"});
 }
 
+namespace {
+// fan_out, each goroutine's body made before its Go call (group.go(Task)): nothing of it may
+// run before the call gets a slot.
+Process fan_out_tasks(Group& g, Probe& pr, int n, Duration d, Time& producer_done) {
+  for (int i = 0; i < n; ++i) {
+    Task<Error> body = work(pr, i, d, "");
+    co_await g.go(std::move(body));
+  }
+  producer_done = pr.sim->now();
+  co_await g.wait();
+}
+}  // namespace
+
+TEST_CASE("Go with a body already made: the same waves as Go(f), the body lazy until its slot") {
+  Simulation sim(1);
+  Probe pr;
+  pr.sim = &sim;
+  Group g(sim);
+  g.set_limit(3);
+  Time producer_done = -1;
+  sim.spawn(fan_out_tasks(g, pr, 10, kSecond, producer_done));
+  sim.run_until(kMillisecond);
+  CHECK(pr.running == 3);  // the 4th body exists, blocked in Go, and has not started
+  CHECK(pr.log.size() == 3);
+  sim.run();
+  CHECK(pr.peak == 3);
+  CHECK(sim.now() == 4 * kSecond);
+  CHECK(producer_done == 3 * kSecond);
+  CHECK(pr.log.front() == "start 0@0");
+  CHECK(pr.log.back() == "end 9@" + std::to_string(4 * kSecond));
+}
+
+TEST_CASE("a cancelled Go caller's unstarted body is destroyed, never run") {
+  Simulation sim(1);
+  Probe pr;
+  pr.sim = &sim;
+  Group g(sim);
+  g.set_limit(1);
+  Time producer_done = -1;
+  auto h = sim.spawn(fan_out_tasks(g, pr, 5, kSecond, producer_done));
+  sim.run_until(kMillisecond);
+  CHECK(g.blocked_callers() == 1);
+  h.cancel();
+  sim.run();
+  CHECK(h.done());
+  CHECK(g.started() == 1);
+  CHECK(pr.log == std::vector<std::string>{"start 0@0", "end 0@" + std::to_string(kSecond)});
+}
+
 TEST_CASE("Wait returns the first error; without a context the other items still run") {
   Simulation sim(1);
   Probe pr;
