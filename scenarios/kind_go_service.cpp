@@ -525,7 +525,11 @@ class GoService final : public Instance {
       r.complete({false, "no_handler"});  // the loader checks endpoints; a bug if reached
       return;
     }
-    go_.go(serve(std::move(r), it->first, it->second));
+    // The request's state is made here, so the goroutine's frame keeps only how to answer.
+    auto state = sim::make_pooled<RequestState>();
+    state->size_bytes = r.size_bytes;
+    state->client = std::move(r.client);
+    go_.go(serve(std::move(state), std::move(r.done), it->first, it->second));
   }
 
   void set(std::string_view name, const sim::ParamValue& v) override {
@@ -719,20 +723,29 @@ class GoService final : public Instance {
     throw std::logic_error("go-service " + path() + ": no client " + name);  // loader checks
   }
 
-  sim::Task<> serve(Request r, const std::string& handler, const std::vector<Step>& steps) {
+  // A request's goroutine: its steps, then the answer through `done` (Request::done).
+  sim::Task<> serve(std::shared_ptr<RequestState> state,
+                    std::function<void(const Response&)> done, const std::string& handler,
+                    const std::vector<Step>& steps) {
     const sim::Time began = sim_.now();
     HandlerMetrics& hm = handlers_.at(handler);
-    auto state = std::make_shared<RequestState>();
-    state->size_bytes = r.size_bytes;
-    state->client = r.client;
     // A goroutine killed with its process leaves its caller an answer.
-    sim::OnUnwind answer(sim_, [&r] { r.complete({false, "crashed"}); });
-    Response resp = co_await run(steps, state);
+    sim::OnUnwind answer(sim_, [&done] {
+      if (done) std::exchange(done, nullptr)(Response{false, "crashed"});
+    });
+    // run()'s loop in this frame: a parked request holds one frame fewer (an overload parks
+    // ~875,000 of them, docs/benchmarks.md).
+    Response resp;
+    for (const Step& s : steps) {
+      still_running();
+      resp = co_await step(s, state);
+      if (!resp.ok) break;
+    }
     answer.dismiss();
     go_.release(state->live_bytes);
     (resp.ok ? hm.ok : hm.failed)->add();
     if (resp.ok) hm.latency->record(sim_.now() - began);
-    r.complete(std::move(resp));
+    if (done) std::exchange(done, nullptr)(resp);
   }
 
   // A step can kill the process without suspending its goroutine (an allocation that crosses
@@ -998,7 +1011,12 @@ class GoService final : public Instance {
     sim::Semaphore& sem = *semaphores_.at(s.path).units;
     co_await sem.acquire(1);
     sim::OnUnwind give_back(sim_, [&sem] { sem.release(1); });
-    Response served = co_await run(s.body, std::move(state));
+    Response served;
+    for (const Step& inner : s.body) {  // run()'s loop in this frame, as serve's
+      still_running();
+      served = co_await step(inner, state);
+      if (!served.ok) break;
+    }
     give_back.dismiss();
     sem.release(1);
     co_return served;
