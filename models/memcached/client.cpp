@@ -10,13 +10,18 @@ namespace skysim::memcached {
 namespace {
 
 // Parks the calling process until the server's reply arrives or the deadline passes,
-// whichever comes first (the other wake-up is then stale and dropped by the kernel).
+// whichever comes first. The deadline is kept by the client's DeadlineList, so a reply that
+// comes first leaves nothing in the event queue; a deadline that comes first leaves the
+// server's later wake-up stale (dropped by the kernel).
 struct ReplyAwaiter {
   std::shared_ptr<PendingOp> op;
   sim::Time deadline;
+  sim::DeadlineList& list;
+  sim::DeadlineList::Entry entry;
   sim::ProcState* p = nullptr;
 
-  ReplyAwaiter(std::shared_ptr<PendingOp> o, sim::Time d) : op(std::move(o)), deadline(d) {}
+  ReplyAwaiter(std::shared_ptr<PendingOp> o, sim::Time d, sim::DeadlineList& l)
+      : op(std::move(o)), deadline(d), list(l) {}
   ReplyAwaiter(const ReplyAwaiter&) = delete;
   ~ReplyAwaiter() {
     if (op) {
@@ -30,10 +35,11 @@ struct ReplyAwaiter {
       return false;
     }
     op->waiter = sim::WakeToken{p, p->gen};
-    p->sim->wake_at(op->waiter, deadline);
+    list.arm(entry, deadline, op->waiter);
     return true;
   }
   void await_resume() {
+    sim::DeadlineList::disarm(entry);
     op->waiter = {};
     sim::throw_if_cancelled(p);
   }
@@ -68,7 +74,8 @@ Client::Client(sim::Simulation& sim, net::NetNamespace& ns, net::Dialer& dialer,
       dialer_(&dialer),
       servers_(std::move(servers)),
       config_(config),
-      owner_(owner) {
+      owner_(owner),
+      deadlines_(sim, "memcached.deadline") {
   config_.validate();
   for (Server* s : servers_) {
     if (s == nullptr) {
@@ -278,7 +285,7 @@ sim::Task<McResult> Client::round_trip(const Conn& c, McOp op, const std::string
   pending->reply_delay = config_.loopback_rtt / 2;
   co_await sim::sleep(config_.loopback_rtt / 2);  // the request on the wire
   s.submit(pending);
-  co_await ReplyAwaiter(pending, deadline);
+  co_await ReplyAwaiter(pending, deadline, deadlines_);
   if (pending->done && pending->reply_at <= sim_.now()) {
     r.status = pending->result.status;
     r.item = pending->result.item;

@@ -24,6 +24,7 @@
 #include "models/memcached/server.hpp"
 #include "models/net/dialer.hpp"
 #include "models/net/socket_table.hpp"
+#include "sim/deadline_list.hpp"
 #include "sim/process.hpp"
 
 namespace skysim::memcached {
@@ -147,6 +148,9 @@ class Client {
   bool crashed_ = false;
   ClientStats stats_;
   std::vector<std::shared_ptr<PendingOp>> spare_ops_;  // new_op(), recycle()
+  // The requests' read deadlines (gomemcache's per-read timeout): one timer for all of them,
+  // not a stale queue entry per request that got its reply (sim/deadline_list.hpp).
+  sim::DeadlineList deadlines_;
 };
 
 }  // namespace skysim::memcached

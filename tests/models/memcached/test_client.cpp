@@ -24,8 +24,7 @@ sim::Process do_get(Client& mc, std::string key, std::vector<McResult>& out) {
   out.push_back(co_await mc.get(std::move(key)));
 }
 
-// Records when the op returned (the run itself ends later: each op leaves a stale deadline
-// wake-up in the queue).
+// Records when the op returned.
 sim::Process timed_get(Client& mc, std::string key, std::vector<sim::Time>& done_at) {
   co_await mc.get(std::move(key));
   sim::ProcState& me = co_await sim::this_process();
@@ -301,6 +300,42 @@ TEST_CASE("a slow server times out ops at 500 ms; the client closes and holds TI
   CHECK(h.ns.time_wait_count() == 1);
   h.sim.run();  // the server finishes the abandoned request without waking anyone
   CHECK(h.server.stats().gets == 1);
+}
+
+namespace {
+sim::Process many_gets(Client& mc, int n, int& answered) {
+  for (int i = 0; i < n; ++i) {
+    McResult r = co_await mc.get("k" + std::to_string(i % 10));
+    if (r.status == McStatus::kOk || r.status == McStatus::kCacheMiss) ++answered;
+  }
+}
+}  // namespace
+
+TEST_CASE("answered requests leave no deadline behind; a timed-out one ends at its deadline") {
+  // 2,000 gets in a row, each answered in microseconds, each with gomemcache's 500 ms read
+  // deadline: the client keeps those deadlines behind one timer, so nothing of them is left in
+  // the event queue (each used to leave a stale wake-up there until its deadline).
+  Host h(1);
+  net::DefaultDialer dialer;
+  Client mc(h.sim, h.ns, dialer, {&h.server}, pool_of(4), 1);
+  int answered = 0;
+  h.sim.spawn(many_gets(mc, 2'000, answered));
+  h.sim.run();
+  CHECK(answered == 2'000);
+  CHECK(h.sim.stats().stale_pops == 0);
+  CHECK(h.sim.stats().peak_pending <= 4);
+  // A server slower than the deadline: the get ends exactly 500 ms after its read began (the
+  // connection's dial, one loopback round trip, comes before it).
+  ServerConfig slow = roomy_server();
+  slow.service_time = 2 * kSecond;
+  Host s(1, {}, slow);
+  const ClientConfig cfg = pool_of(10);
+  Client slow_mc(s.sim, s.ns, dialer, {&s.server}, cfg, 1);
+  std::vector<sim::Time> done_at;
+  s.sim.spawn(timed_get(slow_mc, "k", done_at));
+  s.sim.run();
+  REQUIRE(done_at.size() == 1);
+  CHECK(done_at[0] == cfg.loopback_rtt + cfg.timeout);
 }
 
 TEST_CASE("a hung server gives a connect timeout once its accept queue is full; a dead one refuses") {
