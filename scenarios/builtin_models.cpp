@@ -3,6 +3,7 @@
 // (the loader fuzzer) do not link every model.
 #include "scenarios/fdb_service.hpp"
 #include "scenarios/follow_graph_service.hpp"
+#include "scenarios/hyper_detector_service.hpp"
 #include "scenarios/kind_dataplane.hpp"
 #include "scenarios/memcached_service.hpp"
 #include "scenarios/model_registry.hpp"
@@ -26,6 +27,7 @@ void register_builtin_models(Registry& r) {
   r.add(fdb_kind());
   r.add(follow_graph_kind());
   r.add(fanout_fleet_kind());
+  r.add(hyper_detector_kind());
   // The lead adds the models of models/ here (net, memcached, goruntime, fdb, scylla, ...).
 }
 

@@ -1,6 +1,11 @@
 #pragma once
 // The `follow-graph` kind's store, for what reads it: a go-service's graph client
 // (`follower_pages` walks an author's followers through it) and the `fanout-fleet` kind.
+#include <cstdint>
+#include <map>
+#include <memory>
+
+#include "models/fanout/split_timelines.hpp"
 #include "models/social/follow_graph.hpp"
 #include "scenarios/model_registry.hpp"
 #include "sim/time.hpp"
@@ -15,6 +20,15 @@ struct FollowGraphStore {
   // Accounts that follow more than this are the hyper-followers of the delivery metrics.
   std::uint64_t hyper_follows = 0;
   bool hyper(social::UserId u) const { return graph->follow_count(u) > hyper_follows; }
+  // The split timelines' layout for `split_follows` follows per part, built at its first use
+  // and shared by every step that names it (a writer and a reader must agree on the parts).
+  const fanout::SplitTimelines& split(std::uint32_t split_follows) const {
+    std::unique_ptr<fanout::SplitTimelines>& layout = split_layouts[split_follows];
+    if (!layout) layout = std::make_unique<fanout::SplitTimelines>(*graph, split_follows);
+    return *layout;
+  }
+  // A cache of what the graph fixes: filling it changes no answer (hence mutable).
+  mutable std::map<std::uint32_t, std::unique_ptr<fanout::SplitTimelines>> split_layouts;
 };
 
 ServiceKind follow_graph_kind();

@@ -14,6 +14,7 @@
 #include "models/fanout/instance_filter.hpp"
 #include "models/fanout/post_route.hpp"
 #include "scenarios/follow_graph_service.hpp"
+#include "scenarios/hyper_detector_service.hpp"
 #include "scenarios/param_builder.hpp"
 #include "scenarios/scylla_service.hpp"
 
@@ -48,6 +49,15 @@ std::vector<sim::ParamSpec> fleet_params() {
       param("cache_refresh", ParamType::Duration, "", "30s",
             "period of each instance's reload of the high-follow set (§8.3: 30 s)", 2e6, 8.64e13),
       param("page_size", ParamType::Count, "followers", "10k", "§8.2", 1, 1e8),
+      param("detector", ParamType::String, "", "",
+            "a hyper-detector service of the same datacenter, declared above this one, that "
+            "sees each of the fleet's rows before it is written and may refuse it (the fanout "
+            "kind's detect_* policies); empty = none"),
+      param("split_follows", ParamType::Count, "follows", "0",
+            "split timelines (as a go-service's follower_pages split_follows, the same value): "
+            "a row goes into the part of the follower's timeline its author's id picks "
+            "(models/fanout/split_timelines.hpp); 0 = one timeline per user",
+            0, 4e9),
   };
 }
 
@@ -60,25 +70,42 @@ fanout::InstanceFilterConfig filter_config(const sim::ParamValues& v) {
   return c;
 }
 
-// One row per (post, kept hyper-follower) into the follower's own timeline partition.
+// One row per (post, kept hyper-follower) into the follower's own timeline partition, or under
+// split timelines the part its author picks.
 class FleetRoute final : public fanout::PostRoute {
  public:
-  FleetRoute(fanout::InstanceFilter& filter, scylla::ScyllaCluster& cluster)
-      : filter_(filter), cluster_(cluster) {}
+  FleetRoute(sim::Simulation& sim, fanout::InstanceFilter& filter, scylla::ScyllaCluster& cluster,
+             const fanout::SplitTimelines* split, fanout::HyperFollowerDetector* detector)
+      : sim_(sim), filter_(filter), cluster_(cluster), split_(split), detector_(detector) {}
   double keep_probability(social::UserId u) const override { return filter_.keep_probability(u); }
   void timeline_partitions(social::UserId u, std::vector<std::uint32_t>& out) const override {
     out.push_back(u);
+    if (!split_) return;
+    for (std::uint32_t p = split_->extra_begin(u); p < split_->extra_end(u); ++p) out.push_back(p);
   }
-  std::uint32_t timeline_partition(social::UserId u, social::UserId) const override { return u; }
+  std::uint32_t timeline_partition(social::UserId u, social::UserId author) const override {
+    return split_ ? split_->partition(u, author) : u;
+  }
   void filter_page(const social::UserId* page, std::size_t n, sim::Rng& page_r,
                    std::vector<social::UserId>& out) const override {
+    const std::size_t before = out.size();
     filter_.filter_page(page, n, page_r, out);
+    if (!detector_) return;
+    // The detector sees each kept row about to be written, and may refuse it.
+    std::size_t kept = before;
+    for (std::size_t i = before; i < out.size(); ++i) {
+      if (detector_->admit(out[i], sim_.now())) out[kept++] = out[i];
+    }
+    out.resize(kept);
   }
   void write_row(std::uint32_t partition) override { cluster_.background_write(partition); }
 
  private:
+  sim::Simulation& sim_;
   fanout::InstanceFilter& filter_;
   scylla::ScyllaCluster& cluster_;
+  const fanout::SplitTimelines* split_;
+  fanout::HyperFollowerDetector* detector_;  // null: every row written
 };
 
 class FanoutFleet final : public Instance {
@@ -87,14 +114,22 @@ class FanoutFleet final : public Instance {
     const sim::ParamValues& v = ctx.params;
     store_ = peer<const FollowGraphStore>(w, ctx, "graph", follow_graph_of);
     cluster_ = peer<scylla::ScyllaCluster>(w, ctx, "cluster", scylla_cluster_of);
-    if (cluster_->partitions() < store_->graph->users()) {
+    const auto split_follows = static_cast<std::uint32_t>(v.count("split_follows"));
+    const fanout::SplitTimelines* split = split_follows ? &store_->split(split_follows) : nullptr;
+    const std::uint32_t needed = split ? split->partitions() : store_->graph->users();
+    if (cluster_->partitions() < needed) {
       throw std::invalid_argument("cluster: the scylla service '" + v.string("cluster") +
                                   "' holds " + std::to_string(cluster_->partitions()) +
                                   " partitions; the graph's timelines need " +
-                                  std::to_string(store_->graph->users()));
+                                  std::to_string(needed));
     }
     filter_ = std::make_unique<fanout::InstanceFilter>(sim_, *store_->graph, filter_config(v));
-    route_ = std::make_unique<FleetRoute>(*filter_, *cluster_);
+    // The loader checked the peer's kind; a detector whose flag is off is none.
+    fanout::HyperFollowerDetector* detector =
+        v.string("detector").empty()
+            ? nullptr
+            : hyper_detector_of(w.find(ctx.datacenter + "/" + v.string("detector") + "/0"));
+    route_ = std::make_unique<FleetRoute>(sim_, *filter_, *cluster_, split, detector);
     const sim::Labels hyper = {{"class", "hyper"}, {"host", path()}};
     w.metrics().counter_fn("fanout.offered", hyper,
                            [this] { return posts_ ? double(posts_->offered()) : 0.0; });
@@ -163,7 +198,7 @@ ServiceKind fanout_fleet_kind() {
       .build = [](World& w, const HostContext& c) -> std::unique_ptr<Instance> {
         return std::make_unique<FanoutFleet>(w, c);
       },
-      .peer_params = {{"graph", "follow-graph"}, {"cluster", "scylla"}},
+      .peer_params = {{"graph", "follow-graph"}, {"cluster", "scylla"}, {"detector", "hyper-detector"}},
       .check_config =
           [](const HostContext& c) {
             if (c.host_count != 1) {

@@ -25,6 +25,8 @@
 #include "models/fdb/interning_workload.hpp"
 #include "models/fdb/kv_backend.hpp"
 #include "models/fanout/instance_filter.hpp"
+#include "models/fanout/policies/policy.hpp"
+#include "models/fanout/shard_queue.hpp"
 #include "models/fdb/transaction.hpp"
 #include "models/goruntime/errgroup.hpp"
 #include "models/goruntime/go_process.hpp"
@@ -37,9 +39,11 @@
 #include "scenarios/follow_graph_service.hpp"
 #include "scenarios/go_runtime_params.hpp"
 #include "scenarios/host_address.hpp"
+#include "scenarios/hyper_detector_service.hpp"
 #include "scenarios/interning_books.hpp"
 #include "scenarios/memcached_service.hpp"
 #include "scenarios/param_builder.hpp"
+#include "scenarios/scylla_service.hpp"
 #include "scenarios/service_client.hpp"
 #include "sim/on_unwind.hpp"
 #include "sim/pool_allocator.hpp"
@@ -201,6 +205,10 @@ class GoService final : public Instance {
   struct Deliveries {
     std::uint64_t offered[2] = {0, 0};    // [ordinary, hyper]
     std::uint64_t delivered[2] = {0, 0};
+    std::uint64_t list_writes = 0;     // on_read authors' posts: their recent-post list rows
+    std::uint64_t reads = 0;           // read_set runs
+    std::uint64_t read_partitions = 0;  // the partitions they named
+    std::uint64_t read_rows = 0;        // and the rows those reads scan
   };
   // One uid_alloc step's allocator (the Go code's package-level one: stateless but for its
   // random source) and the strings its requests carry: new ones, or repeats of earlier ones.
@@ -311,6 +319,11 @@ class GoService final : public Instance {
         graphs_.push_back({spec.name, store});
         continue;
       }
+      if (spec.params.choice("driver") == "detector") {
+        // The loader checked the target's kind; null is a detector whose flag is off.
+        detectors_.push_back({spec.name, hyper_detector_of(target_hosts(w, spec).at(0))});
+        continue;
+      }
       if (spec.params.choice("driver") == "fdb") {
         FdbCluster* cluster = fdb_cluster_of(target_hosts(w, spec).at(0));
         if (!cluster) throw std::logic_error(path() + ": client " + spec.name + " reaches no fdb");
@@ -343,6 +356,49 @@ class GoService final : public Instance {
     }
     build_page_filters(w);
     build_plans();
+    check_item_partitions(w);
+  }
+
+  // A call's `key: item` names a partition the page steps chose: a follower's timeline, under
+  // on_read also the recent-post lists past users, under split the parts past 2 x users. A
+  // scylla service would wrap a larger key onto another partition, silently: refuse at start.
+  void check_item_partitions(World& w) {
+    std::uint64_t needed = 0;
+    for (const auto& [name, steps] : program_->handlers) {
+      walk_steps(steps, [&](const Step& s) {
+        if (s.kind != StepKind::kFollowerPages && s.kind != StepKind::kReadSet) return;
+        const StepPlan& p = plans_[s.slot];
+        const std::uint64_t users = p.graph->graph->users();
+        needed = std::max(needed, p.split ? std::uint64_t{p.split->partitions()}
+                                  : p.on_read_threshold > 0 ? 2 * users
+                                                            : users);
+      });
+    }
+    if (needed == 0) return;
+    for (const auto& [name, steps] : program_->handlers) {
+      walk_steps(steps, [&](const Step& s) {
+        if (s.kind != StepKind::kCall || !plans_[s.slot].item_key) return;
+        const ClientSpec& spec = *program_->client(s.params.string("client"));
+        for (Instance* h : target_hosts(w, spec)) {
+          const scylla::ScyllaCluster* cluster = scylla_cluster_of(h);
+          if (cluster && cluster->partitions() < needed) {
+            throw std::invalid_argument(
+                path() + ": the call at " + s.where + " writes or reads partitions up to " +
+                std::to_string(needed - 1) + " (the follow graph's timelines, lists and split "
+                "parts) but the scylla service '" + spec.target_service + "' holds " +
+                std::to_string(cluster->partitions()) + ": set its partitions: to at least " +
+                std::to_string(needed));
+          }
+        }
+      });
+    }
+  }
+  template <class F>
+  static void walk_steps(const std::vector<Step>& steps, const F& f) {
+    for (const Step& s : steps) {
+      f(s);
+      walk_steps(s.body, f);
+    }
   }
 
   // A gomemcache client to every host of a memcached service (crc32(key) % n picks one, as
@@ -459,6 +515,12 @@ class GoService final : public Instance {
     throw std::logic_error("go-service " + path() + ": no fdb client " + name);
   }
 
+  fanout::HyperFollowerDetector* detector_client(const std::string& name) {
+    for (auto& d : detectors_) {
+      if (d.name == name) return d.detector;
+    }
+    throw std::logic_error(path() + ": no detector client " + name);  // the loader checked
+  }
   GraphClient& graph_client(const std::string& name) {
     for (auto& g : graphs_) {
       if (g.name == name) return g;
@@ -475,8 +537,10 @@ class GoService final : public Instance {
       old_filters_.push_back(std::move(f.filter));
     }
     page_filters_.clear();
+    build_shard_queues(w);
     bool walks = false;
     for_each_step(*program_, [&](const Step& pages) {
+      if (pages.kind == StepKind::kReadSet) walks = true;
       if (pages.kind != StepKind::kFollowerPages) return;
       walks = true;
       const FollowGraphStore& store = *graph_client(pages.params.string("client")).store;
@@ -495,8 +559,7 @@ class GoService final : public Instance {
       });
     });
     if (walks && !page_duration_) {
-      const sim::Labels host = {{"host", path()}};
-      page_duration_ = &w.metrics().histogram("fanout.page_duration_ns", host);
+      page_duration_ = &w.metrics().histogram("fanout.page_duration_ns", {{"host", path()}});
       static constexpr const char* kClass[2] = {"ordinary", "hyper"};
       for (int c = 0; c < 2; ++c) {
         const sim::Labels cl = {{"class", kClass[c]}, {"host", path()}};
@@ -505,7 +568,50 @@ class GoService final : public Instance {
         w.metrics().counter_fn("fanout.delivered", cl,
                                [this, c] { return double(deliveries_.delivered[c]); });
       }
+      const sim::Labels host = {{"host", path()}};
+      w.metrics().counter_fn("fanout.list_writes", host,
+                             [this] { return double(deliveries_.list_writes); });
+      w.metrics().counter_fn("fanout.reads", host, [this] { return double(deliveries_.reads); });
+      w.metrics().counter_fn("fanout.read_partitions", host,
+                             [this] { return double(deliveries_.read_partitions); });
+      w.metrics().counter_fn("fanout.read_rows", host,
+                             [this] { return double(deliveries_.read_rows); });
     }
+  }
+
+  // Each enabled shard_queue step's queue on the scylla cluster its client reaches (the loader
+  // checked it is one), and the queue's metrics once.
+  void build_shard_queues(World& w) {
+    for (auto& [where, q] : shard_queues_) old_queues_.push_back(std::move(q));
+    shard_queues_.clear();
+    for_each_step(*program_, [&](const Step& s) {
+      if (s.kind != StepKind::kShardQueue || !s.params.flag("enabled")) return;
+      const ClientSpec& spec = *program_->client(s.params.string("client"));
+      scylla::ScyllaCluster* cluster = scylla_cluster_of(target_hosts(w, spec).at(0));
+      if (!cluster) throw std::logic_error(path() + ": shard_queue reaches no scylla cluster");
+      fanout::ShardQueueConfig cfg;
+      cfg.rate_per_s = s.params.rate_per_s("rate");
+      cfg.in_flight = static_cast<std::uint32_t>(s.params.count("in_flight"));
+      shard_queues_.emplace(s.path, std::make_unique<fanout::ShardQueue>(sim_, *cluster, cfg));
+    });
+    if (shard_queues_.empty() || queued_write_latency_) return;
+    const sim::Labels host = {{"host", path()}};
+    queued_write_latency_ = &w.metrics().histogram("fanout.queued_write_latency_ns", host);
+    // Over every queue the program has (one in any program so far: a post walks one page loop).
+    w.metrics().gauge_fn("fanout.queue_delay_p99_ns", host, [this] {
+      double worst = 0;
+      for (const auto& [where, q] : shard_queues_)
+        worst = std::max(worst, double(q->delay().quantile(0.99)));
+      return worst;
+    });
+    w.metrics().gauge_fn("fanout.queue_delay_mean_ns", host, [this] {
+      return shard_queues_.empty() ? 0.0 : shard_queues_.begin()->second->delay().mean();
+    });
+    w.metrics().gauge_fn("fanout.queue_max_depth", host, [this] {
+      std::uint64_t deepest = 0;
+      for (const auto& [where, q] : shard_queues_) deepest = std::max(deepest, q->max_depth());
+      return double(deepest);
+    });
   }
 
   MemcacheClient& memcache(const std::string& name) {
@@ -693,7 +799,41 @@ class GoService final : public Instance {
     std::int64_t uniform_keys = 0;        // call: `key: uniform`'s key space; 0 = not uniform
     const FollowGraphStore* graph = nullptr;  // follower_pages
     social::UserId author = 0;                // follower_pages
+    std::uint64_t on_read_threshold = 0;      // follower_pages, read_set
+    const fanout::SplitTimelines* split = nullptr;  // follower_pages, read_set: split_follows
     PageFilter* page_filter = nullptr;        // lossy_filter
+    fanout::HyperFollowerDetector* detector = nullptr;  // hyper_detect; null: its flag is off
+    fanout::ShardQueue* queue = nullptr;                // shard_queue
+    const fanout::Policy* per_shard = nullptr;  // follower_pages, read_set: on_read per_shard
+    std::uint32_t page_rows = 0;                // read_set
+  };
+  // One post's writes in a shard_queue step's queue: answered by the queue's lanes, outside
+  // any goroutine; the follower_pages that queued them waits for `drained`. Kept by the service
+  // (queued_posts_) while a write is out, so a crash that ends the post's goroutine leaves the
+  // lanes nothing dangling to answer.
+  struct QueuedPost final : fanout::ShardQueue::Client {
+    GoService* svc = nullptr;
+    const FollowGraphStore* store = nullptr;
+    bool partitions = false;  // an on_read author's list, not followers
+    struct Page {
+      sim::Time start;
+      std::uint64_t left;  // writes not answered yet
+    };
+    std::vector<Page> pages;
+    std::uint64_t outstanding = 0;
+    bool all_queued = false;  // the follower_pages has queued its last page
+    sim::Completion<void> drained;
+
+    bool done() const { return all_queued && outstanding == 0; }
+    void on_queued_done(sim::Simulation& sim, std::uint64_t tag, sim::Duration latency,
+                        bool timed_out) override {
+      svc->queued_write_latency_->record(latency);
+      const auto follower = static_cast<social::UserId>(tag & 0xFFFF'FFFFu);
+      if (!timed_out && !partitions) ++svc->deliveries_.delivered[store->hyper(follower) ? 1 : 0];
+      Page& page = pages[tag >> 32];
+      if (--page.left == 0) svc->page_duration_->record(sim.now() - page.start);
+      if (--outstanding == 0 && all_queued) drained.complete(sim);
+    }
   };
   // The page a follower_pages step hands its steps: the followers a lossy_filter keeps and an
   // errgroup (tasks_from: page) starts a goroutine for.
@@ -701,6 +841,19 @@ class GoService final : public Instance {
     const FollowGraphStore* store = nullptr;
     std::vector<social::UserId> items;
     std::vector<social::UserId> kept;  // lossy_filter's output, swapped into items
+    // Its items are partitions, not followers: an on_read author's recent-post list (or
+    // per_shard inboxes), or a read_set's (the reader's timeline and the followed lists).
+    bool partitions = false;
+    bool list_write = false;  // an on_read author's post: each answered write is a list row
+    // A read_set's rows per item where it knows them (per_shard's inbox scan); empty: a page.
+    std::vector<std::uint32_t> rows;
+    // Split timelines: a follower's write goes to the part `author`'s posts land in.
+    const fanout::SplitTimelines* split = nullptr;
+    social::UserId author = 0;
+    // shard_queue: the post's writes in the queue, and whether this page went there (its
+    // time then ends at its last answer, not when the steps return).
+    std::shared_ptr<QueuedPost> queued;
+    bool page_queued = false;
   };
   // What one request's steps share: the heap they keep until the handler returns. A
   // cache_get's on_miss steps that name the missed key run on a child state holding it (the
@@ -712,6 +865,7 @@ class GoService final : public Instance {
     std::optional<std::uint64_t> key;    // the missed key, for a call with `key: cache`
     std::shared_ptr<FollowerPage> page;  // follower_pages' current page
     social::UserId item = 0;             // an errgroup task's follower (tasks_from: page)
+    std::uint32_t rows = 0;              // and the rows its read scans (0: the target's own)
     std::shared_ptr<RequestState> root;  // a child's request; null for the request itself
     RequestState& request() { return root ? *root : *this; }
   };
@@ -804,6 +958,12 @@ class GoService final : public Instance {
         return follower_pages_step(s, p, state);
       case StepKind::kLossyFilter:
         return lossy_filter_step(p, *state);
+      case StepKind::kReadSet:
+        return read_set_step(p, *state);
+      case StepKind::kHyperDetect:
+        return hyper_detect_step(p, *state);
+      case StepKind::kShardQueue:
+        return shard_queue_step(p, *state);
     }
     throw std::logic_error("go-service " + path() + ": a step of no known kind");
   }
@@ -841,13 +1001,20 @@ class GoService final : public Instance {
     if (p.cache_key) {
       key = state.key;
     } else if (p.item_key) {
-      key = state.item;
+      const FollowerPage* page = state.page.get();
+      key = page->split && !page->partitions ? page->split->partition(state.item, page->author)
+                                             : state.item;
     } else if (p.uniform_keys > 0) {
       key = static_cast<std::uint64_t>(rng_.uniform_int(0, p.uniform_keys - 1));
     }
-    Response r = co_await p.client->call(*p.endpoint, size, owner_, key);
+    Response r = co_await p.client->call(*p.endpoint, size, owner_, key,
+                                         p.item_key ? state.rows : 0);
     if (p.item_key && r.ok) {
-      ++deliveries_.delivered[state.page->store->hyper(state.item) ? 1 : 0];
+      if (!state.page->partitions) {
+        ++deliveries_.delivered[state.page->store->hyper(state.item) ? 1 : 0];
+      } else if (state.page->list_write) {
+        ++deliveries_.list_writes;
+      }
     }
     if (!r.ok) {
       call_error(*p.client_name, r.error).add();
@@ -945,11 +1112,12 @@ class GoService final : public Instance {
       // One goroutine per follower of the page, each naming its own (its child state).
       const std::shared_ptr<FollowerPage> page = state->page;
       const std::shared_ptr<RequestState> root = state->root ? state->root : state;
-      for (const social::UserId follower : page->items) {
+      for (std::size_t i = 0; i < page->items.size(); ++i) {
         auto child = sim::make_pooled<RequestState>();
         child->size_bytes = state->size_bytes;
         child->page = page;
-        child->item = follower;
+        child->item = page->items[i];
+        child->rows = page->rows.empty() ? 0 : page->rows[i];
         child->root = root;
         sim::Task<errgroup::Error> task = run_as_task(body, std::move(child));
         co_await group.go(std::move(task));
@@ -980,6 +1148,23 @@ class GoService final : public Instance {
     child->page = std::make_shared<FollowerPage>();
     child->page->store = &store;
     child->root = state->root ? state->root : state;
+    child->page->split = p.split;
+    child->page->author = p.author;
+    if (p.on_read_threshold > 0 && followers.size() >= p.on_read_threshold) {
+      // Merged at read time: only the author's recent-post list is written (§8.5), or under
+      // per_shard one row into each inbox that holds a follower.
+      child->page->partitions = true;
+      child->page->list_write = true;
+      if (p.per_shard) {
+        child->page->items.clear();
+        p.per_shard->merged_write_keys(p.author, child->page->items);
+      } else {
+        child->page->items.assign(1, store.graph->users() + p.author);
+      }
+      Response written = co_await run(s.body, child);
+      co_await queued_writes_answered(*child->page);
+      co_return written;
+    }
     for (std::size_t cursor = 0; cursor < followers.size(); cursor += page_size) {
       co_await sim::sleep(store.page_fetch);
       still_running();
@@ -989,10 +1174,45 @@ class GoService final : public Instance {
                    followers.begin() + static_cast<std::ptrdiff_t>(cursor + n));
       for (const social::UserId u : items) ++deliveries_.offered[store.hyper(u) ? 1 : 0];
       const sim::Time page_start = sim_.now();
+      child->page->page_queued = false;
       Response served = co_await run(s.body, child);
-      page_duration_->record(sim_.now() - page_start);
+      if (!child->page->page_queued) page_duration_->record(sim_.now() - page_start);
       if (!served.ok) co_return served;
     }
+    co_await queued_writes_answered(*child->page);
+    co_return Response{};
+  }
+
+  // The post ends when every write a shard_queue step queued for it is answered.
+  sim::Task<void> queued_writes_answered(FollowerPage& page) {
+    if (!page.queued) co_return;
+    page.queued->all_queued = true;
+    if (!page.queued->done()) co_await page.queued->drained.wait();
+  }
+
+  // shard_queue: the page's writes into the shard-partitioned queue, and back at once.
+  sim::Task<Response> shard_queue_step(const StepPlan& p, RequestState& state) {
+    FollowerPage& page = *state.page;
+    if (p.queue == nullptr) co_return Response{};  // the flag off: the page goes on whole
+    if (!page.queued) {
+      std::erase_if(queued_posts_, [](const auto& q) { return q->done(); });
+      page.queued = std::make_shared<QueuedPost>();
+      page.queued->svc = this;
+      page.queued->store = page.store;
+      page.queued->partitions = page.partitions;
+      queued_posts_.push_back(page.queued);
+    }
+    QueuedPost& post = *page.queued;
+    const std::uint64_t index = post.pages.size();
+    post.pages.push_back({sim_.now(), page.items.size()});
+    page.page_queued = !page.items.empty();  // an empty page's time is recorded now
+    for (const social::UserId u : page.items) {
+      const std::uint32_t key =
+          page.split && !page.partitions ? page.split->partition(u, page.author) : u;
+      ++post.outstanding;
+      p.queue->push(key, post, index << 32 | u);
+    }
+    page.items.clear();  // the writes are the queue's now
     co_return Response{};
   }
 
@@ -1000,10 +1220,65 @@ class GoService final : public Instance {
   // the feature flag off).
   sim::Task<Response> lossy_filter_step(const StepPlan& p, RequestState& state) {
     FollowerPage& page = *state.page;
+    if (page.partitions) co_return Response{};  // a recent-post list, not followers
     page.kept.clear();
     p.page_filter->filter->filter_page(page.items.data(), page.items.size(),
                                        *p.page_filter->page_r, page.kept);
     page.items.swap(page.kept);
+    co_return Response{};
+  }
+
+  // hyper_detect: each follower of the page shown to the detector as a write about to be made;
+  // the ones it refuses leave the page.
+  sim::Task<Response> hyper_detect_step(const StepPlan& p, RequestState& state) {
+    FollowerPage& page = *state.page;
+    // A recent-post list is not followers; a detector whose flag is off passes every write.
+    if (page.partitions || p.detector == nullptr) co_return Response{};
+    page.kept.clear();
+    for (const social::UserId u : page.items) {
+      if (p.detector->admit(u, sim_.now())) page.kept.push_back(u);
+    }
+    page.items.swap(page.kept);
+    co_return Response{};
+  }
+
+  // read_set: the reader's own timeline and the lists of the on-read authors they follow, as
+  // the page the next errgroup reads (the fanout kind's ReadJob keys, policies/on_read.cpp).
+  sim::Task<Response> read_set_step(const StepPlan& p, RequestState& state) {
+    const social::FollowGraph& g = *p.graph->graph;
+    auto page = std::make_shared<FollowerPage>();
+    page->store = p.graph;
+    page->partitions = true;
+    const auto reader = static_cast<social::UserId>(rng_.uniform_int(0, g.users() - 1));
+    page->items.push_back(reader);
+    if (p.split) {  // the merge reads every part (it cannot know which holds the newest rows)
+      for (std::uint32_t part = p.split->extra_begin(reader); part < p.split->extra_end(reader);
+           ++part) {
+        page->items.push_back(part);
+      }
+    }
+    if (p.per_shard) {
+      // The reader's shard's inbox, scanned for a page of the authors it follows.
+      std::vector<fanout::ReadKey> keys;
+      p.per_shard->read_keys(reader, keys);
+      page->rows.assign(page->items.size(), p.page_rows);
+      for (const fanout::ReadKey& k : keys) {
+        page->items.push_back(k.partition);
+        page->rows.push_back(k.rows);
+      }
+    } else if (p.on_read_threshold > 0) {
+      for (const social::UserId a : g.follows(reader)) {
+        if (g.follower_count(a) >= p.on_read_threshold) page->items.push_back(g.users() + a);
+      }
+    }
+    ++deliveries_.reads;
+    deliveries_.read_partitions += page->items.size();
+    if (page->rows.empty()) {
+      deliveries_.read_rows += page->items.size() * p.page_rows;
+    } else {
+      for (const std::uint32_t r : page->rows) deliveries_.read_rows += r;
+    }
+    state.page = std::move(page);
     co_return Response{};
   }
 
@@ -1105,6 +1380,42 @@ class GoService final : public Instance {
     return false;
   }
 
+  // split_follows' layout from the graph's store (shared by the steps that write and read
+  // it), or none for 0.
+  static const fanout::SplitTimelines* split_layout(const FollowGraphStore& store,
+                                                    std::int64_t split_follows) {
+    if (split_follows == 0) return nullptr;
+    return &store.split(static_cast<std::uint32_t>(split_follows));
+  }
+
+  // on_read per_shard: the kind's own policy (models/fanout/policies/per_shard.cpp) on the
+  // graph and the cluster the step's `cluster:` client reaches, one per (threshold, cluster,
+  // page rows), shared by the steps that write and read the inboxes. Null for on_read lists.
+  const fanout::Policy* per_shard_policy(const Step& s, const StepPlan& p) {
+    if (s.params.choice("on_read") != "per_shard") return nullptr;
+    const std::string& name = s.params.string("cluster");
+    const ClientSpec* spec = name.empty() ? nullptr : program_->client(name);
+    scylla::ScyllaCluster* cluster =
+        spec ? scylla_cluster_of(target_hosts(*world_, *spec).at(0)) : nullptr;
+    if (cluster == nullptr || p.on_read_threshold == 0) {
+      throw std::invalid_argument(
+          "on_read at " + s.where + ": per_shard needs on_read_threshold > 0 and "
+          "cluster: naming a client of this program to a scylla service (got '" + name + "')");
+    }
+    const std::string key = std::to_string(p.on_read_threshold) + "/" + spec->target_service +
+                            "/" + std::to_string(p.page_rows);
+    std::unique_ptr<fanout::Policy>& policy = per_shard_policies_[key];
+    if (!policy) {
+      fanout::PolicyContext ctx{*p.graph->graph};
+      ctx.on_read_threshold = static_cast<std::uint32_t>(p.on_read_threshold);
+      ctx.lists_base = p.graph->graph->users();
+      ctx.read_page_rows = p.page_rows;
+      ctx.cluster = cluster;
+      policy = fanout::make_policy(fanout::FanoutPolicy::PerShard, ctx);
+    }
+    return policy.get();
+  }
+
   StepPlan plan_of(const Step& s) {
     const sim::ParamValues& v = s.params;
     StepPlan p;
@@ -1156,9 +1467,20 @@ class GoService final : public Instance {
         p.tasks_from_request = v.choice("tasks_from") == "request_size";
         p.tasks_from_page = v.choice("tasks_from") == "page";
         break;
+      case StepKind::kReadSet:
+        p.graph = graph_client(v.string("client")).store;
+        p.on_read_threshold = static_cast<std::uint64_t>(v.count("on_read_threshold"));
+        p.split = split_layout(*p.graph, v.count("split_follows"));
+        p.page_rows = static_cast<std::uint32_t>(v.count("page_rows"));
+        p.per_shard = per_shard_policy(s, p);
+        break;
       case StepKind::kFollowerPages: {
         p.graph = graph_client(v.string("client")).store;
         p.count = v.count("page_size");
+        p.on_read_threshold = static_cast<std::uint64_t>(v.count("on_read_threshold"));
+        p.split = split_layout(*p.graph, v.count("split_follows"));
+        p.page_rows = 50;  // per_shard's read side's; the write side names no rows
+        p.per_shard = per_shard_policy(s, p);
         try {
           p.author = p.graph->graph->id_of(v.string("author"));
         } catch (const std::out_of_range&) {
@@ -1174,6 +1496,12 @@ class GoService final : public Instance {
       }
       case StepKind::kLossyFilter:
         p.page_filter = &page_filters_.at(s.path);
+        break;
+      case StepKind::kHyperDetect:
+        p.detector = detector_client(v.string("client"));
+        break;
+      case StepKind::kShardQueue:
+        p.queue = v.flag("enabled") ? shard_queues_.at(s.path).get() : nullptr;
         break;
       case StepKind::kLog:
         p.count = v.count("lines");
@@ -1231,9 +1559,21 @@ class GoService final : public Instance {
   std::deque<MemcacheClient> memcache_;  // deque: gauges hold pointers to its elements
   std::vector<FdbClient> fdb_;
   std::vector<GraphClient> graphs_;
+  struct DetectorClient {
+    std::string name;
+    fanout::HyperFollowerDetector* detector;  // null: the detector's flag is off
+  };
+  std::vector<DetectorClient> detectors_;
   std::map<std::string, PageFilter, std::less<>> page_filters_;  // by the lossy_filter's path
   std::vector<std::unique_ptr<fanout::InstanceFilter>> old_filters_;  // a deploy's predecessors
   Deliveries deliveries_;
+  // shard_queue steps' queues, by the step's path (a deploy's rebuild parks the old ones in
+  // old_queues_: the cluster still answers their writes), and the posts with writes in them.
+  std::map<std::string, std::unique_ptr<fanout::ShardQueue>, std::less<>> shard_queues_;
+  std::vector<std::unique_ptr<fanout::ShardQueue>> old_queues_;
+  std::vector<std::shared_ptr<QueuedPost>> queued_posts_;
+  std::map<std::string, std::unique_ptr<fanout::Policy>> per_shard_policies_;
+  sim::Histogram* queued_write_latency_ = nullptr;  // fanout.queued_write_latency_ns
   sim::Histogram* page_duration_ = nullptr;  // fanout.page_duration_ns, when the program walks
   World* world_ = nullptr;
   std::map<std::string, Interner, std::less<>> interners_;  // by the step's --set path

@@ -63,6 +63,12 @@ std::vector<sim::ParamSpec> scylla_params() {
             "write_request_timeout_in_ms (Scylla default 2000)", 1e6, 1e12),
       param("read_timeout", ParamType::Duration, "", "5s",
             "read_request_timeout_in_ms (Scylla default 5000)", 1e6, 1e12),
+      param("speculative_retry", ParamType::Duration, "", "0",
+            "a read whose CL replies have not all arrived this long after it was sent also goes "
+            "to one more replica, the first CL replies answer it (Scylla's per-table "
+            "speculative_retry; 0 = off, as the fanout kind's clusters but shuffle_retry's; "
+            "counted in scylla.speculative_reads)",
+            0, 1e12),
       param("hot_window", ParamType::Duration, "", "0",
             "every hot_window, the shards busier than 0.8 over it are hot (scylla.hot_shards_max, "
             "_mean, _distinct: the fanout kind's definition, docs/fanout.md); 0 = not counted "
@@ -77,6 +83,7 @@ std::vector<sim::ParamSpec> scylla_params() {
 
 scylla::ScyllaConfig cluster_config(const HostContext& ctx) {
   scylla::ScyllaConfig sc = scylla_config_from(ctx.params, ctx.scale);
+  sc.speculative_retry = ctx.params.duration("speculative_retry");
   sc.validate();
   return sc;
 }
@@ -106,6 +113,8 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
                  [this] { return double(cluster_.read_timeouts()); });
     m.counter_fn("scylla.write_timeouts", host,
                  [this] { return double(cluster_.write_timeouts()); });
+    m.counter_fn("scylla.speculative_reads", host,
+                 [this] { return double(cluster_.speculative_reads()); });
     m.counter_fn("scylla.unavailable", host, [this] { return double(cluster_.unavailable()); });
     m.gauge_fn("scylla.down_nodes", host, [this] { return double(cluster_.down_nodes()); });
     m.gauge_fn("scylla.max_shard_ops", host,
@@ -134,9 +143,10 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
     const auto key = r.key ? static_cast<scylla::PartitionKey>(*r.key % cluster_.partitions())
                            : static_cast<scylla::PartitionKey>(keys_.uniform_int(
                                  0, static_cast<std::int64_t>(cluster_.partitions()) - 1));
+    const std::uint32_t rows = r.rows ? r.rows : rows_;  // the caller's, or a page
     const std::uint64_t tag = park(std::move(r), read);
     if (read) {
-      cluster_.read(key, rows_, *this, tag);
+      cluster_.read(key, rows, *this, tag);
     } else {
       cluster_.write(key, *this, tag);
     }

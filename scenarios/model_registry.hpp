@@ -79,6 +79,9 @@ struct Request {
   // call after a cache miss names the missed key. A kind with keys of its own maps it there
   // (scylla: a partition); nullopt = the kind picks, as most do.
   std::optional<std::uint64_t> key;
+  // The rows a read scans, when its caller knows (a fan-out's inbox read under per_shard);
+  // 0 = the kind's own (scylla: read_rows).
+  std::uint32_t rows = 0;
   sim::Time issued_at = 0;
   sim::Time deadline = sim::kTimeMax;  // absolute; the instance may drop work past it
   // Called exactly once when the request completes (or fails). May be empty.

@@ -182,15 +182,67 @@ const std::vector<StepType>& step_types() {
         required(param("author", ParamType::String, "", "",
                        "the posting account, by its name in the graph (celebrity, bot/0, ...)")),
         param("page_size", ParamType::Count, "followers", "10k", "followers per page (§8.2)", 1,
-              1e8)},
+              1e8),
+        param("on_read_threshold", ParamType::Count, "followers", "0",
+              "fan-out-on-read (§8.5): an author with at least this many followers is not walked; "
+              "the `do` steps run once on a page holding only the author's recent-post list "
+              "(partition users + author), which readers merge (read_set); 0 = every author fans "
+              "out",
+              0, 4e9),
+        param("on_read", ParamType::Enum, "", "lists",
+              "what an on_read author's post writes: lists (its recent-post list, partition "
+              "users + author, §8.5) or per_shard (once into the inbox of each shard that is the "
+              "first replica of a follower's timeline, the inbox being the lowest user partition "
+              "placed there: the write-up's discussion, models/fanout/policies/per_shard.cpp)",
+              std::nullopt, std::nullopt, {"lists", "per_shard"}),
+        param("cluster", ParamType::String, "", "",
+              "on_read per_shard: the gocql client whose scylla service places the partitions"),
+        param("split_follows", ParamType::Count, "follows", "0",
+              "split timelines (the write-up's discussion: one timeline per 1,000 follows): a "
+              "follower following more than this many accounts has one sub-timeline per this "
+              "many, and a call's key: item names the part the author's post goes into "
+              "(models/fanout/split_timelines.hpp; partitions past 2 x users, so the cluster "
+              "needs that many); 0 = one timeline per user",
+              0, 4e9)},
        "do"},
+      {StepKind::kReadSet,
+       "read_set",
+       "a timeline read's partitions (§8.5): a reader drawn uniformly among the graph's "
+       "accounts, their own timeline and the recent-post list of each account they follow "
+       "with at least `on_read_threshold` followers (0: their timeline alone), as the page an "
+       "errgroup with tasks_from: page reads in parallel (a call's key: item, with the rows "
+       "the item needs); with `split_follows`, each of the reader's sub-timelines; with "
+       "`on_read: per_shard`, its shard's inbox instead of the lists. Counts fanout.read_rows, "
+       "fanout.reads and fanout.read_partitions",
+       {required(param("client", ParamType::String, "", "", "a graph client of this program")),
+        param("on_read_threshold", ParamType::Count, "followers", "0",
+              "followed accounts with at least this many followers are merged at read time; "
+              "0 = none",
+              0, 4e9),
+        param("split_follows", ParamType::Count, "follows", "0",
+              "split timelines: the reader's every sub-timeline is read and merged (the same "
+              "value as the follower_pages that writes them); 0 = one timeline per user",
+              0, 4e9),
+        param("on_read", ParamType::Enum, "", "lists",
+              "lists: each followed on_read account's list, a page of rows each; per_shard: the "
+              "reader's shard's inbox once, scanning page_rows x (the inbox's authors / the ones "
+              "the reader follows) rows to find a page of its own (the same value as the "
+              "follower_pages that writes them)",
+              std::nullopt, std::nullopt, {"lists", "per_shard"}),
+        param("cluster", ParamType::String, "", "",
+              "on_read per_shard: the gocql client whose scylla service places the partitions"),
+        param("page_rows", ParamType::Count, "rows", "50",
+              "rows one timeline page needs (the scylla service's read_rows; counted in "
+              "fanout.read_rows, and the per_shard inbox scan's unit)",
+              1, 1e6)}},
       {StepKind::kLossyFilter,
        "lossy_filter",
        "Bluesky's lossy timelines (components/lossy, domain.md §8.3): one r in [0,1) per page, "
        "a follower kept iff its loss factor (from its follow count in the process's "
        "high-follow cache, reloaded from the sorted-set store every `refresh`) is >= r; narrows "
-       "the enclosing follower_pages' page in place. `enabled: false` is the feature flag off: "
-       "every follower kept (full fan-out)",
+       "the enclosing follower_pages' page in place (an author's recent-post list, on_read, passes "
+       "untouched). `enabled: false` is the feature flag off: every follower kept (full "
+       "fan-out)",
        {param("enabled", ParamType::Bool, "", "true",
               "the feature flag: false keeps every follower (full fan-out)"),
         param("reasonable_limit", ParamType::Count, "follows", "2000",
@@ -200,6 +252,42 @@ const std::vector<StepType>& step_types() {
         param("redis_rtt", ParamType::Duration, "", "1ms",
               "round trip of the reload's whole-set read (assumption, as the fanout kind's)", 0,
               1e12)}},
+      {StepKind::kHyperDetect,
+       "hyper_detect",
+       "the fanout kind's detect_* policies: each follower of the enclosing follower_pages' "
+       "page (after any lossy_filter) is a timeline write about to be made, shown to a "
+       "hyper-detector service through a detector client; one it refuses (an account flagged "
+       "for more than its threshold of writes/s: blocked, or past its rate limit) leaves the "
+       "page. Narrows the page in place; an author's recent-post list (on_read) passes",
+       {required(param("client", ParamType::String, "", "",
+                       "a detector client of this program"))}},
+      {StepKind::kShardQueue,
+       "shard_queue",
+       "the fanout kind's shard_queue policy: each follower of the enclosing follower_pages' "
+       "page becomes one timeline write (its timeline, or under split_follows its part) in a "
+       "fan-out queue partitioned by the Scylla shard it lands on (its partition's first "
+       "replica, as the shard-aware driver routes it); each shard's lane drains in arrival "
+       "order under its own token bucket of `rate` (burst: in_flight) and at most `in_flight` "
+       "outstanding (models/fanout/shard_queue.hpp). The step returns at once, so the next page "
+       "is fetched without waiting for the writes; a page's time ends at its last answer, and "
+       "the follower_pages returns when every write it queued is answered. The page goes on "
+       "empty (the writes are the queue's), so an errgroup after it has nothing to write: with "
+       "`enabled: false` (the feature flag off) the page goes on whole instead. The client must "
+       "be a gocql client to a scylla service. Metrics: "
+       "fanout.queue_delay_ns (queued -> sent), fanout.queue_max_depth, "
+       "fanout.queued_write_latency_ns",
+       {required(param("client", ParamType::String, "", "",
+                       "a gocql client of this program to a scylla service")),
+        param("enabled", ParamType::Bool, "", "true",
+              "the feature flag: false leaves the page to the steps after it"),
+        param("rate", ParamType::Rate, "writes/s", "2000/s",
+              "each shard lane's rate (assumption, as the fanout kind's shard_queue_rate: ~4 % "
+              "of a shard)",
+              1, 1e9),
+        param("in_flight", ParamType::Count, "writes", "32",
+              "writes outstanding per shard lane (assumption, as the fanout kind's "
+              "shard_queue_in_flight)",
+              1, 1e6)}},
       {StepKind::kFail,
        "fail",
        "returns an error with probability `probability` (a dependency's failure the model "
@@ -249,8 +337,9 @@ std::vector<sim::ParamSpec> client_params() {
             "trip; fdb: the FoundationDB client library to an fdb service, used by uid_alloc "
             "and fdb_txn (the cluster model's latencies hold the round trips); graph: the "
             "follow-graph store's client, used by follower_pages (its page_fetch holds the "
-            "round trip)",
-            std::nullopt, std::nullopt, {"net_http", "gocql", "gomemcache", "fdb", "graph"}),
+            "round trip); detector: a hyper-detector service's counters, used by hyper_detect "
+            "(assumption: updated in place, no round trip, as the fanout kind's detector)",
+            std::nullopt, std::nullopt, {"net_http", "gocql", "gomemcache", "fdb", "graph", "detector"}),
       param("local", ParamType::Bool, "", "false",
             "the target runs beside this host as a sidecar (host i talks to host i of the "
             "target, over loopback 127.0.0.1, so tcp_tw_reuse 2 applies); the two services "

@@ -41,7 +41,10 @@ enum class StepKind {
   kLog,
   kFail,
   kFollowerPages,
-  kLossyFilter
+  kLossyFilter,
+  kReadSet,
+  kHyperDetect,
+  kShardQueue
 };
 
 struct StepType {

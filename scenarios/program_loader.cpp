@@ -109,6 +109,7 @@ std::vector<Step> read_steps(Checker& c, const YAML::Node& n, const std::string&
 struct Nesting {
   bool in_miss = false;        // inside a cache_get's on_miss
   bool in_pages = false;       // inside a follower_pages' do
+  bool has_page = false;       // a page exists: in a follower_pages' do, or after a read_set
   bool in_page_tasks = false;  // inside an errgroup with tasks_from: page
 };
 
@@ -119,6 +120,7 @@ void check_nesting(Checker& c, const YAML::Node& steps_node, const std::vector<S
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const Step& s = steps[i];
     const YAML::Node body = steps_node[i].begin()->second;
+    if (s.kind == StepKind::kReadSet) at.has_page = true;  // for the steps after it
     const std::string key = s.kind == StepKind::kCall && s.params.has("key")
                                 ? s.params.choice("key")
                                 : std::string();
@@ -134,22 +136,32 @@ void check_nesting(Checker& c, const YAML::Node& steps_node, const std::vector<S
               "call is not in one",
               "key: none, or the call inside such an errgroup's do");
     }
-    if (s.kind == StepKind::kLossyFilter && (!at.in_pages || at.in_page_tasks)) {
+    if ((s.kind == StepKind::kLossyFilter || s.kind == StepKind::kHyperDetect ||
+         s.kind == StepKind::kShardQueue) &&
+        (!at.in_pages || at.in_page_tasks)) {
+      const std::string name = s.kind == StepKind::kLossyFilter  ? "lossy_filter"
+                               : s.kind == StepKind::kHyperDetect ? "hyper_detect"
+                                                                  : "shard_queue";
+      const std::string verb = s.kind == StepKind::kShardQueue ? " queues" : " narrows";
       c.error(steps_node[i], s.path,
               at.in_page_tasks
-                  ? "lossy_filter thins a whole page, and this one runs once per follower (inside "
-                    "an errgroup with tasks_from: page)"
-                  : "lossy_filter thins the page of a follower_pages, and this one is not in one's "
-                    "do",
-              "a lossy_filter step in a follower_pages' do, before its errgroup");
+                  ? name + verb + " a whole page, and this one runs once per follower (inside "
+                                  "an errgroup with tasks_from: page)"
+                  : name + verb + " the page of a follower_pages, and this one is not in one's "
+                                  "do",
+              s.kind == StepKind::kShardQueue
+                  ? "a shard_queue step in a follower_pages' do, before its errgroup (left "
+                    "nothing to write) or in its place"
+                  : "a " + name + " step in a follower_pages' do, before its errgroup");
     }
     const bool page_tasks = s.kind == StepKind::kErrgroup && s.params.has("tasks_from") &&
                             s.params.choice("tasks_from") == "page";
-    if (page_tasks && !at.in_pages) {
+    if (page_tasks && !at.has_page) {
       c.error(body["tasks_from"], join(s.path, "tasks_from"),
-              "tasks_from: page runs one goroutine per follower of a follower_pages' page, and "
-              "this errgroup is not in one's do",
-              "tasks_from: tasks or request_size, or the errgroup inside a follower_pages' do");
+              "tasks_from: page runs one goroutine per item of a page (a follower_pages' do, or "
+              "after a read_set), and this errgroup has none",
+              "tasks_from: tasks or request_size, or the errgroup inside a follower_pages' do "
+              "or after a read_set");
     }
     if (s.kind == StepKind::kFollowerPages && at.in_pages) {
       c.error(steps_node[i], s.path, "a follower_pages inside another's do",
@@ -160,6 +172,7 @@ void check_nesting(Checker& c, const YAML::Node& steps_node, const std::vector<S
       Nesting inner = at;
       inner.in_miss = at.in_miss || s.kind == StepKind::kCacheGet;
       inner.in_pages = at.in_pages || s.kind == StepKind::kFollowerPages;
+      inner.has_page = at.has_page || s.kind == StepKind::kFollowerPages;
       inner.in_page_tasks = at.in_page_tasks || page_tasks;
       check_nesting(c, body[type->body_key], s.body, inner);
     }
@@ -198,12 +211,13 @@ void read_clients(Checker& c, const YAML::Node& n, const std::string& path, Prog
     // time holds its round trip: no pool, dialer or round trip of the host's applies, so a key
     // that sets one would be silently ignored.
     const std::string driver = cl.params.has("driver") ? cl.params.choice("driver") : "";
-    if (driver == "fdb" || driver == "graph") {
+    if (driver == "fdb" || driver == "graph" || driver == "detector") {
       const std::string why =
-          driver == "fdb" ? "an fdb client (the client library keeps its own connections; the "
-                            "cluster model's latencies hold the round trips)"
-                          : "a graph client (the follow-graph service's page_fetch holds the "
-                            "round trip)";
+          driver == "fdb"     ? "an fdb client (the client library keeps its own connections; "
+                                "the cluster model's latencies hold the round trips)"
+          : driver == "graph" ? "a graph client (the follow-graph service's page_fetch holds "
+                                "the round trip)"
+                              : "a detector client (the counters are updated in place)";
       for (auto key = it->second.begin(); key != it->second.end(); ++key) {
         if (!key->first.IsScalar()) continue;
         const std::string& k = key->first.Scalar();
@@ -276,26 +290,31 @@ struct Protocol {
 constexpr Protocol kMemcache{"gomemcache", "memcached", "cache_get or cache_set",
                              "a gomemcache client", "a memcached service"};
 constexpr Protocol kFdb{"fdb", "fdb", "uid_alloc or fdb_txn", "an fdb client", "an fdb service"};
-constexpr Protocol kGraph{"graph", "follow-graph", "follower_pages", "a graph client",
+constexpr Protocol kGraph{"graph", "follow-graph", "follower_pages or read_set", "a graph client",
                           "a follow-graph service"};
+constexpr Protocol kDetector{"detector", "hyper-detector", "hyper_detect", "a detector client",
+                             "a hyper-detector service"};
 constexpr Protocol kRequests{"", "", "call", "", ""};
 
 const Protocol& protocol_of_driver(const std::string& driver) {
   if (driver == kMemcache.driver) return kMemcache;
   if (driver == kFdb.driver) return kFdb;
   if (driver == kGraph.driver) return kGraph;
+  if (driver == kDetector.driver) return kDetector;
   return kRequests;
 }
 const Protocol& protocol_of_kind(const std::string& kind) {
   if (kind == kMemcache.target_kind) return kMemcache;
   if (kind == kFdb.target_kind) return kFdb;
   if (kind == kGraph.target_kind) return kGraph;
+  if (kind == kDetector.target_kind) return kDetector;
   return kRequests;
 }
 const Protocol& protocol_of_step(StepKind k) {
   if (k == StepKind::kCacheGet || k == StepKind::kCacheSet) return kMemcache;
   if (k == StepKind::kUidAlloc || k == StepKind::kFdbTxn) return kFdb;
-  if (k == StepKind::kFollowerPages) return kGraph;
+  if (k == StepKind::kFollowerPages || k == StepKind::kReadSet) return kGraph;
+  if (k == StepKind::kHyperDetect) return kDetector;
   return kRequests;
 }
 std::string driver_text(const Protocol& p) {
@@ -335,6 +354,18 @@ void check_drivers(Checker& c, const std::map<std::string, ServiceEntry>& servic
         if (!cl || !cl->params.has("driver")) return;
         const Protocol& client = protocol_of_driver(cl->params.choice("driver"));
         const Protocol& step = protocol_of_step(s.kind);
+        if (s.kind == StepKind::kShardQueue && !cl->target_service.empty()) {
+          const auto t = services.find(cl->target_datacenter + "." + cl->target_service);
+          if (cl->params.choice("driver") != "gocql" ||
+              (t != services.end() && t->second.kind->name != "scylla")) {
+            c.diagnostics.push_back(
+                {s.where, join(s.path, "client"),
+                 "shard_queue routes each write to its shard's lane through the shard-aware "
+                 "driver, and client '" + cl->name + "' is not a gocql client to a scylla service",
+                 "a client with driver: gocql whose target is a scylla service"});
+            return;
+          }
+        }
         if (&client != &step) {
           c.diagnostics.push_back(
               {s.where, join(s.path, "client"),

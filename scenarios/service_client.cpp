@@ -57,14 +57,15 @@ void ServiceClient::close(const memcached::Conn& c, net::CloseMode mode) {
 }
 
 sim::Task<Response> ServiceClient::call(std::string endpoint, std::int64_t size_bytes,
-                                        net::OwnerId owner, std::optional<std::uint64_t> key) {
+                                        net::OwnerId owner, std::optional<std::uint64_t> key,
+                                        std::uint32_t rows) {
   ++stats_.calls;
   if (targets_.empty()) return answered(Response{false, "no_targets"});
   const auto t = static_cast<std::uint32_t>(
       targets_.size() == 1 ? 0
                            : pick_.uniform_int(0, static_cast<std::int64_t>(targets_.size()) - 1));
   const sim::Time deadline = cfg_.timeout > 0 ? sim_.now() + cfg_.timeout : sim::kTimeMax;
-  Call c{std::move(endpoint), size_bytes, key};
+  Call c{std::move(endpoint), size_bytes, key, rows};
   if (!cfg_.multiplexed) return call_pooled(t, std::move(c), owner, deadline);
   const Multiplexed& mux = mux_[t];
   const bool pool_full = !mux.conns.empty() && mux.conns.size() + mux.dialing >= cfg_.conns_per_host;
@@ -138,6 +139,7 @@ std::shared_ptr<sim::Completion<Response>> ServiceClient::send(Target& target, C
   r.endpoint = std::move(call.endpoint);
   r.size_bytes = call.size_bytes;
   r.key = call.key;
+  r.rows = call.rows;
   r.deadline = deadline;
   const sim::Duration back = cfg_.rtt / 2;
   r.done = [reply, back, &sim = sim_](const Response& resp) {

@@ -71,11 +71,13 @@ class ServiceClient {
   // One request to `endpoint` of a target host picked at random (kube-proxy's iptables mode
   // picks a backend at random; assumption: per call, not per connection). `owner`: the
   // calling process's descriptors (its incarnation).
-  // `key`: the item the request names, if the caller knows one (Request::key).
+  // `key`: the item the request names, if the caller knows one (Request::key); `rows`: the rows
+  // a read scans, if the caller knows (Request::rows).
   // Not a coroutine itself: it picks the path's coroutine (a gocql call on an established pool
   // is one frame, not three: the composed fan-out makes 4 M of them a run).
   sim::Task<Response> call(std::string endpoint, std::int64_t size_bytes, net::OwnerId owner,
-                           std::optional<std::uint64_t> key = std::nullopt);
+                           std::optional<std::uint64_t> key = std::nullopt,
+                           std::uint32_t rows = 0);
 
   // The calling process died: the kernel has closed its sockets; forget the idle lists.
   void crash();
@@ -107,11 +109,12 @@ class ServiceClient {
   sim::Task<std::optional<Response>> dial(std::uint32_t t, net::OwnerId owner, sim::Time deadline,
                                           memcached::Conn& conn);
   // Sends the request on an open connection and waits for the reply; nullopt past `deadline`.
-  // What one call sends: its endpoint, size and key.
+  // What one call sends: its endpoint, size, key and rows.
   struct Call {
     std::string endpoint;
     std::int64_t size_bytes = 0;
     std::optional<std::uint64_t> key;
+    std::uint32_t rows = 0;  // Request::rows
   };
   sim::Task<std::optional<Response>> exchange(Target& target, Call call, sim::Time deadline,
                                               const memcached::Conn& conn);

@@ -4,12 +4,13 @@
 # x load, then one table per variant (scripts/fanout_composition_table.py) in OUT/table.md, with
 # each side's wall time in its caption.
 # Usage: scripts/compare-fanout-composition.sh [--seeds 1..8] [--jobs 2] [--out DIR]
-#                                              [--policies full,lossy] [--loads calm,steady,flare]
+#                                  [--policies full,lossy,on_read,lossy_on_read,shuffle_retry,split,detect_block,detect_limit,shard_queue,per_shard] [--loads calm,steady,flare]
 # Loads as scripts/compare-fanout.sh: each hyper-follower's timeline writes/s over 300k follows
 # (calm 0.002, steady 0.00455, flare 0.0075 posts/s per followed account).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seeds=1..8 jobs=2 out=compare-fanout-composition policies=full,lossy loads=calm,steady,flare
+seeds=1..8 jobs=2 out=compare-fanout-composition policies=full,lossy,on_read,lossy_on_read,shuffle_retry,split,detect_block,detect_limit,shard_queue,per_shard
+loads=calm,steady,flare
 skysim=${SKYSIM:-build/default/app/skysim}
 while (($#)); do
   case $1 in
@@ -24,21 +25,38 @@ done
 [[ -x $skysim ]] || { echo "$0: no skysim at $skysim (build first: scripts/build.sh)" >&2; exit 2; }
 declare -A ppf=([calm]=0.002 [steady]=0.00455 [flare]=0.0075)
 kind=datacenters.east.services.timelines.params
-flag=datacenters.east.services.fanout.program.handlers.post.0.follower_pages.do.0.lossy_filter.enabled
+pages=datacenters.east.services.fanout.program.handlers.post.0.follower_pages
+flag=$pages.do.0.lossy_filter.enabled
+reads=datacenters.east.services.fanout.program.handlers.read.0.read_set
 fleet=datacenters.east.services.fleet.params
+db=datacenters.east.services.timelines.params
+det=datacenters.east.services.detector.params
 kind_variants=() comp_variants=()
 IFS=, read -ra pols <<<"$policies"
 IFS=, read -ra lds <<<"$loads"
 for load in "${lds[@]}"; do
   [[ -n ${ppf[$load]:-} ]] || { echo "$0: unknown load '$load' (calm, steady, flare)" >&2; exit 2; }
   for pol in "${pols[@]}"; do
+    extra=""
     case $pol in
-      full) on=false ;;
-      lossy) on=true ;;
-      *) echo "$0: policy '$pol' has no composition yet (full, lossy)" >&2; exit 2 ;;
+      full) on=false fleet_pol=full threshold=0 ;;
+      shuffle_retry) on=false fleet_pol=full threshold=0
+        extra="$db.placement=shuffle_shard $db.speculative_retry=10ms" ;;
+      detect_block | detect_limit) on=false fleet_pol=full threshold=0
+        extra="$det.enabled=true $det.action=${pol#detect_}" ;;
+      shard_queue) on=false fleet_pol=full threshold=0 extra="$pages.do.2.shard_queue.enabled=true" ;;
+      per_shard) on=false fleet_pol=full threshold=1M
+        extra="$pages.on_read=per_shard $pages.cluster=db $reads.on_read=per_shard $reads.cluster=db" ;;
+      split) on=false fleet_pol=full threshold=0
+        extra="$pages.split_follows=1000 $reads.split_follows=1000 $fleet.split_follows=1000" ;;
+      lossy) on=true fleet_pol=lossy threshold=0 ;;
+      on_read) on=false fleet_pol=full threshold=1M ;;
+      lossy_on_read) on=true fleet_pol=lossy threshold=1M ;;
+      *) echo "$0: policy '$pol' has no composition yet (full, lossy, on_read, lossy_on_read, shuffle_retry, split, detect_block, detect_limit, shard_queue, per_shard)" >&2
+         exit 2 ;;
     esac
     kind_variants+=(--variant "$pol/$load: $kind.policy=$pol $kind.posts_per_followed_s=${ppf[$load]}")
-    comp_variants+=(--variant "$pol/$load: $flag=$on $fleet.policy=$pol $fleet.posts_per_followed_s=${ppf[$load]}")
+    comp_variants+=(--variant "$pol/$load: $flag=$on $pages.on_read_threshold=$threshold $reads.on_read_threshold=$threshold $fleet.policy=$fleet_pol $fleet.posts_per_followed_s=${ppf[$load]}${extra:+ $extra}")
   done
 done
 start=$SECONDS

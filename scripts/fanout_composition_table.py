@@ -14,6 +14,7 @@ KH = "{host=east/timelines/0}"  # the fanout kind's host (graph, cluster and ser
 SVC = "host=east/fanout/0"      # the composition's go-service
 FLEET = "host=east/fleet/0"     # its fanout-fleet
 DB = "{host=east/timelines/0}"  # its scylla service
+DET = "{host=east/detector/0}"  # its hyper-detector
 POST = "requests.latency_ns{client=celebrity-posts,endpoint=post}"
 READ = "requests.latency_ns{client=app-readers,endpoint=read}"
 
@@ -41,6 +42,10 @@ def fan(metric, cls, host=SVC):
 
 
 DELIVERED_SVC = total(fan("fanout.delivered", "ordinary"), fan("fanout.delivered", "hyper"))
+# A read's partitions: the reader's timeline and the merged lists (read_set); every read names
+# read_rows = 50 rows of each (the scylla kind's, as the fanout kind's read_page_rows).
+READS_PER_READ = ratio(m("fanout.read_partitions{" + SVC + "}"), m("fanout.reads{" + SVC + "}"))
+ROWS = 50
 # (figure, kind value, composed value, divisor, digits)
 FIGURES = [
     ("post P99 s", m(POST + ".p99"), m(POST + ".p99"), 1e9, 3),
@@ -48,13 +53,25 @@ FIGURES = [
      1e6, 1),
     ("read P50 ms", m(READ + ".p50"), m(READ + ".p50"), 1e6, 2),
     ("read P99 ms", m(READ + ".p99"), m(READ + ".p99"), 1e6, 2),
-    ("write P99 ms", m("fanout.write_p99_ns" + KH), m("scylla.write_latency_ns" + DB + ".p99"),
-     1e6, 2),
+    # Under shard_queue the queue writes the rows itself, not through the scylla service.
+    ("write P99 ms", m("fanout.write_p99_ns" + KH),
+     lambda r: r.get("fanout.queued_write_latency_ns{" + SVC + "}.p99",
+                     r.get("scylla.write_latency_ns" + DB + ".p99")), 1e6, 2),
     ("timeline writes", m("fanout.timeline_writes" + KH), DELIVERED_SVC, 1, 0),
     ("write timeouts", m("fanout.write_timeouts" + KH), m("scylla.write_timeouts" + DB), 1, 0),
+    ("list writes", m("fanout.list_writes" + KH), m("fanout.list_writes{" + SVC + "}"), 1, 1),
     ("storage rows", m("fanout.storage_rows" + KH),
      total(fan("fanout.delivered", "ordinary"), fan("fanout.delivered", "hyper"),
-           fan("fanout.delivered", "hyper", FLEET)), 1, 0),
+           fan("fanout.delivered", "hyper", FLEET), "fanout.list_writes{" + SVC + "}"), 1, 0),
+    ("reads/load", m("fanout.db_reads_per_read" + KH), READS_PER_READ, 1, 3),
+    ("rows/load", m("fanout.rows_read_per_read" + KH),
+     lambda r: (ratio(m("fanout.read_rows{" + SVC + "}"), m("fanout.reads{" + SVC + "}"))(r)
+                if "fanout.read_rows{" + SVC + "}" in r
+                else None if READS_PER_READ(r) is None else ROWS * READS_PER_READ(r)), 1, 1),
+    ("merges/load", m("fanout.merges_per_read" + KH),
+     lambda r: None if READS_PER_READ(r) is None else READS_PER_READ(r) - 1, 1, 3),
+    ("retries/load", m("fanout.retries_per_read" + KH),
+     ratio(m("scylla.speculative_reads" + DB), m("fanout.reads{" + SVC + "}")), 1, 3),
     ("busiest shard ops", m("scylla.max_shard_ops" + KH), m("scylla.max_shard_ops" + DB), 1, 0),
     ("delivered hyper", m("fanout.delivered_fraction_hyper" + KH),
      ratio(total(fan("fanout.delivered", "hyper"), fan("fanout.delivered", "hyper", FLEET)),
@@ -63,6 +80,18 @@ FIGURES = [
      ratio(m(fan("fanout.delivered", "ordinary")), m(fan("fanout.offered", "ordinary"))), 1, 4),
     ("hot shards (distinct)", m("fanout.hot_shards_distinct" + KH),
      m("scylla.hot_shards_distinct" + DB), 1, 1),
+    ("flagged", m("fanout.detect_flagged" + KH), m("fanout.detect_flagged" + DET), 1, 1),
+    ("bots flagged", m("fanout.detect_bots_flagged" + KH), m("fanout.detect_bots_flagged" + DET),
+     1, 1),
+    ("false positives", m("fanout.detect_false_positives" + KH),
+     m("fanout.detect_false_positives" + DET), 1, 1),
+    ("detect delay mean s", m("fanout.detect_delay_mean_ns" + KH),
+     m("fanout.detect_delay_mean_ns" + DET), 1e9, 2),
+    ("queue delay P99 ms", m("fanout.queue_delay_p99_ns" + KH),
+     m("fanout.queue_delay_p99_ns{" + SVC + "}"), 1e6, 2),
+    ("queue max depth", m("fanout.queue_max_depth" + KH), m("fanout.queue_max_depth{" + SVC + "}"),
+     1, 0),
+    ("writes refused", m("fanout.detect_dropped" + KH), m("fanout.detect_dropped" + DET), 1, 0),
 ]
 
 # Student's t, 97.5 % quantile, by degrees of freedom (1.96 beyond 30).

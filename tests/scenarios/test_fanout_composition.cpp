@@ -9,7 +9,9 @@
 #include <cmath>
 #include <string>
 
+#include "models/fanout/split_timelines.hpp"
 #include "scenario_fixtures.hpp"
+#include "scenarios/follow_graph_service.hpp"
 
 using namespace skysim::scenarios;
 using skysim::scenarios::testing::errors_of;
@@ -196,6 +198,276 @@ TEST_CASE("fan-out composition: the same seed gives the same run") {
   CHECK(a.result.events == b.result.events);
 }
 
+namespace {
+// small_world with fan-out-on-read at THRESHOLD followers (posts and reads) and 100 readers/s
+// from +1 s: each reads its timeline and the lists of the on-read accounts it follows.
+std::string on_read_world(const std::string& threshold) {
+  std::string w = small_world("false", "100", "full", "20s");
+  w = replace(w, "                  page_size: 1000\n",
+              "                  page_size: 1000\n                  on_read_threshold: " +
+                  threshold + "\n");
+  w = replace(w, "partitions: 21k", "partitions: 41k");  // timelines and lists
+  w = replace(w, "sources:\n", R"(            read:
+              - read_set: {client: graph, on_read_threshold: )" +
+                                     threshold + R"(}
+              - errgroup:
+                  tasks_from: page
+                  do:
+                    - call: {client: db, endpoint: read, key: item, on_error: continue}
+sources:
+  readers: {client: app-readers, from: east, target: fanout.read, rate: 100/s, start: +1s}
+)");
+  return w;
+}
+}  // namespace
+
+TEST_CASE("fan-out composition: on_read writes the author's list once, and readers merge it") {
+  // The celebrity has 15,002 followers: at a threshold of 10k its post is not fanned out but
+  // written once into its recent-post list (partition users + author), and a reader reads its
+  // timeline plus that list when it follows the celebrity: 15,002 of the 20,003 accounts do.
+  Ran r = run_scenario_text(on_read_world("10k"));
+  REQUIRE(r.result.invariants_hold());
+  CHECK(r.value("fanout.list_writes{host=east/fanout/0}") == 1);
+  CHECK(offered(r, "ordinary") + offered(r, "hyper") == 0);  // merged at read: none offered
+  auto& m = r.run->metrics();
+  CHECK(m.histogram("scylla.write_latency_ns", {{"host", "east/timelines/0"}}).count() == 1);
+  const double reads = r.value("fanout.reads{host=east/fanout/0}");
+  const double partitions = r.value("fanout.read_partitions{host=east/fanout/0}");
+  REQUIRE(reads > 1000);
+  // Every named partition was read, and each read named its own timeline plus the list with
+  // probability 15,002 / 20,003 (a binomial count of merges).
+  CHECK(m.histogram("scylla.read_latency_ns", {{"host", "east/timelines/0"}}).count() ==
+        partitions);
+  const double p = 15'002.0 / 20'003.0;
+  const double merges = partitions - reads;
+  INFO("reads " << reads << " merges " << merges << " expected " << p * reads);
+  CHECK(std::abs(merges - p * reads) < 5 * std::sqrt(reads * p * (1 - p)));
+  // Above the celebrity's followers nobody is merged: it fans out, and a read is one partition.
+  Ran fanned = run_scenario_text(on_read_world("20k"));
+  CHECK(fanned.value("fanout.list_writes{host=east/fanout/0}") == 0);
+  CHECK(offered(fanned, "ordinary") + offered(fanned, "hyper") == 15'002);
+  CHECK(fanned.value("fanout.read_partitions{host=east/fanout/0}") ==
+        fanned.value("fanout.reads{host=east/fanout/0}"));
+}
+
+TEST_CASE("fan-out composition: shuffle_retry sends a read still unanswered after the delay to "
+          "one more replica of its set") {
+  // The cluster's speculative retry (the fanout kind's shuffle_retry): a read whose QUORUM
+  // replies have not all arrived speculative_retry after it was sent also goes to the set's
+  // third replica. A replica's answer takes tens of microseconds at least, so at 1 us every
+  // read is retried once; at 10 s none is; without the parameter none is.
+  auto with_retry = [](const std::string& delay) {
+    std::string w = on_read_world("0");
+    return replace(w, "partitions: 41k",
+                   "partitions: 41k, placement: shuffle_shard, speculative_retry: " + delay);
+  };
+  const char* spec = "scylla.speculative_reads{host=east/timelines/0}";
+  Ran every = run_scenario_text(with_retry("1us"));
+  REQUIRE(every.result.invariants_hold());
+  const double reads = every.value("fanout.read_partitions{host=east/fanout/0}");
+  REQUIRE(reads > 1000);
+  CHECK(every.value(spec) == reads);
+  CHECK(run_scenario_text(with_retry("10s")).value(spec) == 0);
+  CHECK(run_scenario_text(on_read_world("0")).value(spec) == 0);
+}
+
+TEST_CASE("fan-out composition: split writes a follower's part and a read merges every part") {
+  // split_follows 20: a user following more than 20 accounts has one sub-timeline per 20
+  // follows (models/fanout/split_timelines.hpp). The celebrity's post still reaches each
+  // follower once; each read names every part of its reader's timeline, so the partitions per
+  // read average the graph's parts per user (readers are drawn uniformly).
+  std::string w = on_read_world("0");
+  w = replace(w, "page_size: 1000\n", "page_size: 1000\n                  split_follows: 20\n");
+  w = replace(w, "on_read_threshold: 0}", "on_read_threshold: 0, split_follows: 20}");
+  w = replace(w, "partitions: 41k", "partitions: 400k");
+  Ran r = run_scenario_text(w);
+  REQUIRE(r.result.invariants_hold());
+  const FollowGraphStore* store = follow_graph_of(r.run->world().find("east/graph/0"));
+  REQUIRE(store != nullptr);
+  const social::FollowGraph& g = *store->graph;
+  const fanout::SplitTimelines& layout = store->split(20);
+  REQUIRE(layout.partitions() <= 400'000);
+  const double extra = layout.partitions() - 2.0 * g.users();
+  INFO("extra parts " << extra);
+  REQUIRE(extra > 1000);  // the test needs split readers
+  CHECK(delivered(r, "ordinary") + delivered(r, "hyper") == 15'002);
+  const double reads = r.value("fanout.reads{host=east/fanout/0}");
+  const double partitions = r.value("fanout.read_partitions{host=east/fanout/0}");
+  REQUIRE(reads > 1000);
+  // Mean and spread of a reader's part count over the graph's users.
+  double mean = 0, sq = 0;
+  for (social::UserId u = 0; u < g.users(); ++u) {
+    const double parts = layout.parts(u);
+    mean += parts;
+    sq += parts * parts;
+  }
+  mean /= g.users();
+  const double sd = std::sqrt(sq / g.users() - mean * mean);
+  INFO("reads " << reads << " partitions " << partitions << " mean parts " << mean);
+  CHECK(std::abs(partitions / reads - mean) < 5 * sd / std::sqrt(reads));
+  // Every partition a post wrote is one of its follower's parts: the bots' parts hold the
+  // celebrity's rows in the part its id picks, the same one for both (a pure function).
+  for (const social::UserId bot : {g.id_of("bot/0"), g.id_of("bot/1")}) {
+    const std::uint32_t part = layout.partition(bot, g.id_of("celebrity"));
+    CHECK((part == bot || (part >= layout.extra_begin(bot) && part < layout.extra_end(bot))));
+    CHECK(layout.parts(bot) == 250);  // 5,000 follows / 20
+  }
+  // A cluster too small for the parts is refused at start, not wrapped onto other partitions.
+  const std::string small = replace(w, "partitions: 400k", "partitions: 41k");
+  CHECK_THROWS_WITH(run_scenario_text(small),
+                    Catch::Contains("east/fanout/0: the call at") &&
+                        Catch::Contains("scylla service 'timelines' holds 41000: set its "
+                                        "partitions: to at least " +
+                                        std::to_string(layout.partitions())));
+  // Without the split, one partition per read.
+  Ran whole = run_scenario_text(on_read_world("0"));
+  CHECK(whole.value("fanout.read_partitions{host=east/fanout/0}") ==
+        whole.value("fanout.reads{host=east/fanout/0}"));
+}
+
+namespace {
+// small_world with a hyper-detector (threshold 20 writes/s over 10 s windows, ACTION) that sees
+// the fleet's rows and the post's pages (hyper_detect after the lossy_filter), the celebrity's
+// post at +15 s. Each bot's timeline gets 5,000 x 0.01 = 50 fleet rows/s: past the threshold
+// within the first window; an ordinary user gets a handful.
+std::string detect_world(const std::string& action, const std::string& enabled = "true") {
+  std::string w = small_world("false", "100", "full", "30s");
+  w = replace(w, "      fleet:\n", R"(      detector:
+        kind: hyper-detector
+        params: {graph: graph, threshold: 20/s, action: )" +
+                                      action + ", enabled: " + enabled + R"(}
+      fleet:
+)");
+  w = replace(w, "min_follows: 4000,", "min_follows: 4000, detector: detector,");
+  w = replace(w, "            graph: {target: graph, driver: graph}\n",
+              "            graph: {target: graph, driver: graph}\n"
+              "            det: {target: detector, driver: detector}\n");
+  w = replace(w, "                    - errgroup:\n",
+              "                    - hyper_detect: {client: det}\n                    - errgroup:\n");
+  w = replace(w, "start: +1s\n    stop: +2s", "start: +15s\n    stop: +16s");
+  return w;
+}
+}  // namespace
+
+TEST_CASE("fan-out composition: hyper_detect flags the bots from the fleet's rows and refuses "
+          "their writes") {
+  const char* det = "{host=east/detector/0}";
+  auto v = [det](const Ran& r, const std::string& name) { return r.value(name + det); };
+  Ran block = run_scenario_text(detect_world("block"));
+  REQUIRE(block.result.invariants_hold());
+  // Both bots and nobody else: 50 rows/s each against a threshold of 20/s; the celebrity's
+  // 15,002 followers get one write each.
+  CHECK(v(block, "fanout.detect_flagged") == 2);
+  CHECK(v(block, "fanout.detect_bots_flagged") == 2);
+  CHECK(v(block, "fanout.detect_false_positives") == 0);
+  // Flagged at the 201st row of the first 10 s window, ~4 s in (50/s from the run's start).
+  const double delay_s = v(block, "fanout.detect_delay_mean_ns") / 1e9;
+  CHECK(delay_s > 3.0);
+  CHECK(delay_s < 5.0);
+  // The post at +15 s reaches every follower but the two flagged bots.
+  CHECK(offered(block, "ordinary") + offered(block, "hyper") == 15'002);
+  CHECK(delivered(block, "ordinary") == offered(block, "ordinary"));
+  CHECK(delivered(block, "hyper") == offered(block, "hyper") - 2);
+  // Everything observed after the flags is refused: the post's two and the fleet's rows.
+  const double refused = v(block, "fanout.detect_dropped");
+  CHECK(refused > 2 * 50 * 20);  // ~26 s of both bots' rows
+  // limit: the flagged bots keep 10 rows/s of their 50, so fewer are refused.
+  Ran limit = run_scenario_text(detect_world("limit"));
+  CHECK(v(limit, "fanout.detect_flagged") == 2);
+  const double limited = v(limit, "fanout.detect_dropped");
+  INFO("refused under block " << refused << ", under limit " << limited);
+  CHECK(limited < refused * 0.9);
+  CHECK(limited > refused * 0.7);  // (50 - 10) / 50 of the rows after the flag
+  // The feature flag off: nothing counted, every follower delivered.
+  Ran off = run_scenario_text(detect_world("block", "false"));
+  CHECK(v(off, "fanout.detect_observed") == 0);
+  CHECK(delivered(off, "ordinary") + delivered(off, "hyper") == 15'002);
+}
+
+namespace {
+// small_world with a shard_queue (RATE per shard lane, 4 in flight) in place of the errgroup.
+std::string queue_world(const std::string& rate) {
+  return replace(small_world(), R"(                    - errgroup:
+                        tasks_from: page
+                        limit: 100
+                        do:
+                          - call: {client: db, endpoint: write, key: item, on_error: continue}
+)",
+                 "                    - shard_queue: {client: db, rate: " + rate +
+                     ", in_flight: 4}\n");
+}
+}  // namespace
+
+TEST_CASE("fan-out composition: shard_queue drains each shard's lane at its rate and the post "
+          "waits for the last answer") {
+  // 15,002 writes over 16 shards (4 nodes x 4), ~940 per lane: at 100 writes/s per lane the
+  // post takes ~9.4 s, the lanes' drain time, while the page loop queues all 16 pages in
+  // ~16 page fetches; at 100k/s per lane the writes' own latency is what is left.
+  Ran slow = run_scenario_text(queue_world("100/s"));
+  REQUIRE(slow.result.invariants_hold());
+  CHECK(delivered(slow, "ordinary") + delivered(slow, "hyper") == 15'002);
+  auto& m = slow.run->metrics();
+  const sim::Histogram& post = m.histogram("requests.latency_ns",
+                                           {{"client", "celebrity-posts"}, {"endpoint", "post"}});
+  REQUIRE(post.count() == 1);
+  INFO("post " << post.max() / 1e9 << " s");
+  CHECK(post.max() > 7.0e9);   // the deepest lane: > 700 writes at 100/s
+  CHECK(post.max() < 14.0e9);  // and not one lane after another
+  // A page's time ends at its last answer: the last pages wait behind the earlier ones.
+  const sim::Histogram& pages = m.histogram("fanout.page_duration_ns", {{"host", "east/fanout/0"}});
+  CHECK(pages.count() == 16);
+  CHECK(pages.max() > 5.0e9);
+  CHECK(slow.value("fanout.queue_max_depth{host=east/fanout/0}") > 500);
+  // No call went through the gocql pool: the queue wrote every row itself.
+  CHECK(m.histogram("fanout.queued_write_latency_ns", {{"host", "east/fanout/0"}}).count() ==
+        15'002);
+  Ran fast = run_scenario_text(queue_world("100k/s"));
+  const sim::Histogram& quick = fast.run->metrics().histogram(
+      "requests.latency_ns", {{"client", "celebrity-posts"}, {"endpoint", "post"}});
+  CHECK(delivered(fast, "ordinary") + delivered(fast, "hyper") == 15'002);
+  CHECK(quick.max() < 1.0e9);
+}
+
+TEST_CASE("fan-out composition: per_shard writes one inbox row per shard holding a follower, "
+          "and a reader scans its shard's inbox") {
+  // The celebrity (15,002 followers, over 10k) is merged at read; its followers' timelines
+  // have their first replicas on all 16 shards (4 nodes x 4), so its post is 16 inbox writes.
+  auto per_shard = [](const std::string& threshold) {
+    std::string w = on_read_world(threshold);
+    w = replace(w, "                  on_read_threshold: " + threshold + "\n",
+                "                  on_read_threshold: " + threshold +
+                    "\n                  on_read: per_shard\n                  cluster: db\n");
+    return replace(w, "read_set: {client: graph, on_read_threshold: " + threshold + "}",
+                   "read_set: {client: graph, on_read_threshold: " + threshold +
+                       ", on_read: per_shard, cluster: db}");
+  };
+  Ran r = run_scenario_text(per_shard("10k"));
+  REQUIRE(r.result.invariants_hold());
+  CHECK(r.value("fanout.list_writes{host=east/fanout/0}") == 16);
+  CHECK(offered(r, "ordinary") + offered(r, "hyper") == 0);
+  const double reads = r.value("fanout.reads{host=east/fanout/0}");
+  const double partitions = r.value("fanout.read_partitions{host=east/fanout/0}");
+  const double rows = r.value("fanout.read_rows{host=east/fanout/0}");
+  REQUIRE(reads > 1000);
+  // A reader who follows the celebrity reads its shard's inbox too (p = 15,002 / 20,003).
+  const double p = 15'002.0 / 20'003.0;
+  CHECK(std::abs(partitions - reads - p * reads) < 5 * std::sqrt(reads * p * (1 - p)));
+  // One merged author: every inbox holds it alone, so a page of it is 50 rows.
+  CHECK(rows == 50 * partitions);
+  // At 1k followers more authors are merged; an inbox holds the posts of every merged author
+  // followed by someone on its shard, and a reader scans past the ones it does not follow.
+  Ran more = run_scenario_text(per_shard("1k"));
+  const double more_rows = more.value("fanout.read_rows{host=east/fanout/0}");
+  const double more_partitions = more.value("fanout.read_partitions{host=east/fanout/0}");
+  INFO("rows per partition at 1k: " << more_rows / more_partitions);
+  CHECK(more_rows > 1.5 * 50 * more_partitions);  // 165.6 rows per partition on this graph
+  // Without a cluster client the step cannot place the inboxes: one error at start.
+  std::string no_cluster = per_shard("10k");
+  no_cluster = replace(no_cluster, "                  cluster: db\n", "");
+  CHECK_THROWS_WITH(run_scenario_text(no_cluster),
+                    Catch::Contains("per_shard needs on_read_threshold > 0 and cluster:"));
+}
+
 TEST_CASE("fan-out composition: wiring errors name the file:line") {
   const std::string ok = small_world();
   REQUIRE(errors_of(ok) == "OK");
@@ -219,7 +491,38 @@ TEST_CASE("fan-out composition: wiring errors name the file:line") {
     auto e = errors_of(replace(ok, "            post:\n",
                                "            post:\n              - lossy_filter: {}\n"));
     CHECK_THAT(e, Catch::Contains("t.yaml:26:") &&
-                      Catch::Contains("lossy_filter thins the page of a follower_pages"));
+                      Catch::Contains("lossy_filter narrows the page of a follower_pages"));
+  }
+  SECTION("hyper_detect: only on a page, only through a detector client to a hyper-detector") {
+    const std::string det = detect_world("block");
+    REQUIRE(errors_of(det) == "OK");
+    auto outside = errors_of(replace(det, "            post:\n",
+                                     "            post:\n              - hyper_detect: {client: det}\n"));
+    CHECK_THAT(outside, Catch::Contains("hyper_detect narrows the page of a follower_pages"));
+    auto through_graph = errors_of(replace(det, "hyper_detect: {client: det}",
+                                           "hyper_detect: {client: graph}"));
+    CHECK_THAT(through_graph, Catch::Contains("client 'graph' is not a detector client"));
+    auto aimed = errors_of(replace(det, "{target: detector, driver: detector}",
+                                   "{target: graph, driver: detector}"));
+    CHECK_THAT(aimed, Catch::Contains("a detector client needs a hyper-detector service"));
+    auto pooled = errors_of(replace(det, "{target: detector, driver: detector}",
+                                    "{target: detector, driver: detector, timeout: 1s}"));
+    CHECK_THAT(pooled, Catch::Contains("'timeout' does not apply to a detector client"));
+    auto fleet = errors_of(replace(det, "detector: detector,", "detector: graph,"));
+    CHECK_THAT(fleet, Catch::Contains("'graph' is a follow-graph service"));
+  }
+  SECTION("shard_queue: on a page, through a gocql client to a scylla service") {
+    const std::string q = queue_world("2000/s");
+    REQUIRE(errors_of(q) == "OK");
+    auto outside = errors_of(replace(q, "            post:\n",
+                                     "            post:\n              - shard_queue: {client: db}\n"));
+    CHECK_THAT(outside, Catch::Contains("shard_queue queues the page of a follower_pages") &&
+                            Catch::Contains("or in its place"));
+    auto graph = errors_of(replace(q, "shard_queue: {client: db,", "shard_queue: {client: graph,"));
+    CHECK_THAT(graph, Catch::Contains("client 'graph' is not a gocql client to a scylla service"));
+    auto http = errors_of(replace(q, "{target: timelines, driver: gocql, rtt: 0s, timeout: 11s}",
+                                  "{target: timelines, driver: net_http}"));
+    CHECK_THAT(http, Catch::Contains("is not a gocql client to a scylla service"));
   }
   SECTION("a lossy_filter inside the per-follower goroutines") {
     auto e = errors_of(replace(ok, "                          - call:",
@@ -232,8 +535,17 @@ TEST_CASE("fan-out composition: wiring errors name the file:line") {
                                "            post:\n"
                                "              - errgroup: {tasks_from: page, do: [{sleep: {}}]}\n"
                                "              - call: {client: db, endpoint: write, key: item}\n"));
-    CHECK_THAT(e, Catch::Contains("tasks_from: page runs one goroutine per follower") &&
+    CHECK_THAT(e, Catch::Contains("tasks_from: page runs one goroutine per item of a page") &&
                       Catch::Contains("key: item names the follower"));
+  }
+  SECTION("a read_set's page is there for the steps after it, not before") {
+    const std::string reads = on_read_world("10k");
+    REQUIRE(errors_of(reads) == "OK");
+    auto e = errors_of(replace(reads, "              - read_set: {client: graph, on_read_threshold: 10k}\n",
+                               ""));
+    CHECK_THAT(e, Catch::Contains("tasks_from: page runs one goroutine per item of a page"));
+    auto f = errors_of(replace(reads, "read_set: {client: graph,", "read_set: {client: db,"));
+    CHECK_THAT(f, Catch::Contains("client 'db' is not a graph client"));
   }
   SECTION("an author the graph does not have: one error at run start, at the step") {
     const std::string bad = replace(ok, "author: celebrity", "author: nobody");

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/fanout/split_timelines.hpp"
 #include "models/social/follow_graph.hpp"
 #include "sim/time.hpp"
 
@@ -56,10 +57,8 @@ struct PolicyContext {
   std::uint32_t split_follows = 1'000;       // split: follows per sub-timeline
 };
 
-// split: how many sub-timelines a user following `follows` accounts has (>= 1), and the
-// partitions the split layout needs beyond the 2 x users of the others (split.cpp).
-std::uint32_t split_parts(std::uint32_t follows, std::uint32_t split_follows);
-std::uint32_t split_extra_partitions(const social::FollowGraph& g, std::uint32_t split_follows);
+// split's layout (split_parts, split_extra_partitions, SplitTimelines):
+// models/fanout/split_timelines.hpp.
 
 // One partition a timeline read fetches and the rows it scans there.
 struct ReadKey {
