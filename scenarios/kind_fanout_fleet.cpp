@@ -16,6 +16,7 @@
 #include "scenarios/follow_graph_service.hpp"
 #include "scenarios/hyper_detector_service.hpp"
 #include "scenarios/param_builder.hpp"
+#include "scenarios/peer_service.hpp"
 #include "scenarios/scylla_service.hpp"
 
 namespace skysim::scenarios {
@@ -80,8 +81,7 @@ class FleetRoute final : public fanout::PostRoute {
   double keep_probability(social::UserId u) const override { return filter_.keep_probability(u); }
   void timeline_partitions(social::UserId u, std::vector<std::uint32_t>& out) const override {
     out.push_back(u);
-    if (!split_) return;
-    for (std::uint32_t p = split_->extra_begin(u); p < split_->extra_end(u); ++p) out.push_back(p);
+    if (split_) split_->append_extra(u, out);
   }
   std::uint32_t timeline_partition(social::UserId u, social::UserId author) const override {
     return split_ ? split_->partition(u, author) : u;
@@ -90,13 +90,8 @@ class FleetRoute final : public fanout::PostRoute {
                    std::vector<social::UserId>& out) const override {
     const std::size_t before = out.size();
     filter_.filter_page(page, n, page_r, out);
-    if (!detector_) return;
     // The detector sees each kept row about to be written, and may refuse it.
-    std::size_t kept = before;
-    for (std::size_t i = before; i < out.size(); ++i) {
-      if (detector_->admit(out[i], sim_.now())) out[kept++] = out[i];
-    }
-    out.resize(kept);
+    if (detector_) detector_->admit_page(out, before, sim_.now());
   }
   void write_row(std::uint32_t partition) override { cluster_.background_write(partition); }
 
@@ -128,7 +123,7 @@ class FanoutFleet final : public Instance {
     fanout::HyperFollowerDetector* detector =
         v.string("detector").empty()
             ? nullptr
-            : hyper_detector_of(w.find(ctx.datacenter + "/" + v.string("detector") + "/0"));
+            : hyper_detector_of(peer_host(w, ctx, v.string("detector")));
     route_ = std::make_unique<FleetRoute>(sim_, *filter_, *cluster_, split, detector);
     const sim::Labels hyper = {{"class", "hyper"}, {"host", path()}};
     w.metrics().counter_fn("fanout.offered", hyper,
@@ -164,19 +159,6 @@ class FanoutFleet final : public Instance {
   }
 
  private:
-  // A peer named by `param` (the loader checked that it exists, is of the right kind and is
-  // declared above this service, so it is built).
-  template <class T, class Of>
-  static T* peer(World& w, const HostContext& ctx, const char* param, Of of) {
-    const std::string& name = ctx.params.string(param);
-    T* found = of(w.find(ctx.datacenter + "/" + name + "/0"));
-    if (found == nullptr) {
-      throw std::invalid_argument(std::string(param) + ": no such service '" + name +
-                                  "' built before " + ctx.service);
-    }
-    return found;
-  }
-
   sim::Simulation& sim_;
   const FollowGraphStore* store_ = nullptr;
   scylla::ScyllaCluster* cluster_ = nullptr;

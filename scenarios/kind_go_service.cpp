@@ -209,6 +209,8 @@ class GoService final : public Instance {
     std::uint64_t reads = 0;           // read_set runs
     std::uint64_t read_partitions = 0;  // the partitions they named
     std::uint64_t read_rows = 0;        // and the rows those reads scan
+    void offer(const FollowGraphStore& g, social::UserId u) { ++offered[g.hyper(u) ? 1 : 0]; }
+    void deliver(const FollowGraphStore& g, social::UserId u) { ++delivered[g.hyper(u) ? 1 : 0]; }
   };
   // One uid_alloc step's allocator (the Go code's package-level one: stateless but for its
   // random source) and the strings its requests carry: new ones, or repeats of earlier ones.
@@ -355,6 +357,7 @@ class GoService final : public Instance {
       clients_.push_back({spec.name, &spec, std::move(client)});
     }
     build_page_filters(w);
+    build_shard_queues(w);
     build_plans();
     check_item_partitions(w);
   }
@@ -364,41 +367,30 @@ class GoService final : public Instance {
   // scylla service would wrap a larger key onto another partition, silently: refuse at start.
   void check_item_partitions(World& w) {
     std::uint64_t needed = 0;
-    for (const auto& [name, steps] : program_->handlers) {
-      walk_steps(steps, [&](const Step& s) {
-        if (s.kind != StepKind::kFollowerPages && s.kind != StepKind::kReadSet) return;
-        const StepPlan& p = plans_[s.slot];
-        const std::uint64_t users = p.graph->graph->users();
-        needed = std::max(needed, p.split ? std::uint64_t{p.split->partitions()}
-                                  : p.on_read_threshold > 0 ? 2 * users
-                                                            : users);
-      });
-    }
+    for_each_step(*program_, [&](const Step& s) {
+      if (s.kind != StepKind::kFollowerPages && s.kind != StepKind::kReadSet) return;
+      const StepPlan& p = plans_[s.slot];
+      const std::uint64_t users = p.graph->graph->users();
+      needed = std::max(needed, p.split ? std::uint64_t{p.split->partitions()}
+                                : p.on_read_threshold > 0 ? 2 * users
+                                                          : users);
+    });
     if (needed == 0) return;
-    for (const auto& [name, steps] : program_->handlers) {
-      walk_steps(steps, [&](const Step& s) {
-        if (s.kind != StepKind::kCall || !plans_[s.slot].item_key) return;
-        const ClientSpec& spec = *program_->client(s.params.string("client"));
-        for (Instance* h : target_hosts(w, spec)) {
-          const scylla::ScyllaCluster* cluster = scylla_cluster_of(h);
-          if (cluster && cluster->partitions() < needed) {
-            throw std::invalid_argument(
-                path() + ": the call at " + s.where + " writes or reads partitions up to " +
-                std::to_string(needed - 1) + " (the follow graph's timelines, lists and split "
-                "parts) but the scylla service '" + spec.target_service + "' holds " +
-                std::to_string(cluster->partitions()) + ": set its partitions: to at least " +
-                std::to_string(needed));
-          }
+    for_each_step(*program_, [&](const Step& s) {
+      if (s.kind != StepKind::kCall || !plans_[s.slot].item_key) return;
+      const ClientSpec& spec = *program_->client(s.params.string("client"));
+      for (Instance* h : target_hosts(w, spec)) {
+        const scylla::ScyllaCluster* cluster = scylla_cluster_of(h);
+        if (cluster && cluster->partitions() < needed) {
+          throw std::invalid_argument(
+              path() + ": the call at " + s.where + " writes or reads partitions up to " +
+              std::to_string(needed - 1) + " (the follow graph's timelines, lists and split "
+              "parts) but the scylla service '" + spec.target_service + "' holds " +
+              std::to_string(cluster->partitions()) + ": set its partitions: to at least " +
+              std::to_string(needed));
         }
-      });
-    }
-  }
-  template <class F>
-  static void walk_steps(const std::vector<Step>& steps, const F& f) {
-    for (const Step& s : steps) {
-      f(s);
-      walk_steps(s.body, f);
-    }
+      }
+    });
   }
 
   // A gomemcache client to every host of a memcached service (crc32(key) % n picks one, as
@@ -537,7 +529,6 @@ class GoService final : public Instance {
       old_filters_.push_back(std::move(f.filter));
     }
     page_filters_.clear();
-    build_shard_queues(w);
     bool walks = false;
     for_each_step(*program_, [&](const Step& pages) {
       if (pages.kind == StepKind::kReadSet) walks = true;
@@ -698,6 +689,7 @@ class GoService final : public Instance {
     for (auto& c : clients_)
       c.client->redeploy(dialer_for(*c.spec), service_client_config(*c.spec));
     build_page_filters(*world_);
+    build_shard_queues(*world_);
     for_each_step(*program_, [&](const Step& s) {
       if (s.kind != StepKind::kSemaphore) return;
       StepSemaphore& sem = semaphores_.at(s.path);
@@ -829,7 +821,7 @@ class GoService final : public Instance {
                         bool timed_out) override {
       svc->queued_write_latency_->record(latency);
       const auto follower = static_cast<social::UserId>(tag & 0xFFFF'FFFFu);
-      if (!timed_out && !partitions) ++svc->deliveries_.delivered[store->hyper(follower) ? 1 : 0];
+      if (!timed_out && !partitions) svc->deliveries_.deliver(*store, follower);
       Page& page = pages[tag >> 32];
       if (--page.left == 0) svc->page_duration_->record(sim.now() - page.start);
       if (--outstanding == 0 && all_queued) drained.complete(sim);
@@ -850,6 +842,10 @@ class GoService final : public Instance {
     // Split timelines: a follower's write goes to the part `author`'s posts land in.
     const fanout::SplitTimelines* split = nullptr;
     social::UserId author = 0;
+    // The partition a write or read of `item` names.
+    std::uint32_t key_of(social::UserId item) const {
+      return split && !partitions ? split->partition(item, author) : item;
+    }
     // shard_queue: the post's writes in the queue, and whether this page went there (its
     // time then ends at its last answer, not when the steps return).
     std::shared_ptr<QueuedPost> queued;
@@ -1001,9 +997,7 @@ class GoService final : public Instance {
     if (p.cache_key) {
       key = state.key;
     } else if (p.item_key) {
-      const FollowerPage* page = state.page.get();
-      key = page->split && !page->partitions ? page->split->partition(state.item, page->author)
-                                             : state.item;
+      key = state.page->key_of(state.item);
     } else if (p.uniform_keys > 0) {
       key = static_cast<std::uint64_t>(rng_.uniform_int(0, p.uniform_keys - 1));
     }
@@ -1011,7 +1005,7 @@ class GoService final : public Instance {
                                          p.item_key ? state.rows : 0);
     if (p.item_key && r.ok) {
       if (!state.page->partitions) {
-        ++deliveries_.delivered[state.page->store->hyper(state.item) ? 1 : 0];
+        deliveries_.deliver(*state.page->store, state.item);
       } else if (state.page->list_write) {
         ++deliveries_.list_writes;
       }
@@ -1172,7 +1166,7 @@ class GoService final : public Instance {
       std::vector<social::UserId>& items = child->page->items;
       items.assign(followers.begin() + static_cast<std::ptrdiff_t>(cursor),
                    followers.begin() + static_cast<std::ptrdiff_t>(cursor + n));
-      for (const social::UserId u : items) ++deliveries_.offered[store.hyper(u) ? 1 : 0];
+      for (const social::UserId u : items) deliveries_.offer(store, u);
       const sim::Time page_start = sim_.now();
       child->page->page_queued = false;
       Response served = co_await run(s.body, child);
@@ -1207,10 +1201,8 @@ class GoService final : public Instance {
     post.pages.push_back({sim_.now(), page.items.size()});
     page.page_queued = !page.items.empty();  // an empty page's time is recorded now
     for (const social::UserId u : page.items) {
-      const std::uint32_t key =
-          page.split && !page.partitions ? page.split->partition(u, page.author) : u;
       ++post.outstanding;
-      p.queue->push(key, post, index << 32 | u);
+      p.queue->push(page.key_of(u), post, index << 32 | u);
     }
     page.items.clear();  // the writes are the queue's now
     co_return Response{};
@@ -1234,11 +1226,7 @@ class GoService final : public Instance {
     FollowerPage& page = *state.page;
     // A recent-post list is not followers; a detector whose flag is off passes every write.
     if (page.partitions || p.detector == nullptr) co_return Response{};
-    page.kept.clear();
-    for (const social::UserId u : page.items) {
-      if (p.detector->admit(u, sim_.now())) page.kept.push_back(u);
-    }
-    page.items.swap(page.kept);
+    p.detector->admit_page(page.items, 0, sim_.now());
     co_return Response{};
   }
 
@@ -1251,12 +1239,8 @@ class GoService final : public Instance {
     page->partitions = true;
     const auto reader = static_cast<social::UserId>(rng_.uniform_int(0, g.users() - 1));
     page->items.push_back(reader);
-    if (p.split) {  // the merge reads every part (it cannot know which holds the newest rows)
-      for (std::uint32_t part = p.split->extra_begin(reader); part < p.split->extra_end(reader);
-           ++part) {
-        page->items.push_back(part);
-      }
-    }
+    // The merge reads every part (it cannot know which holds the newest rows).
+    if (p.split) p.split->append_extra(reader, page->items);
     if (p.per_shard) {
       // The reader's shard's inbox, scanned for a page of the authors it follows.
       std::vector<fanout::ReadKey> keys;
@@ -1388,6 +1372,7 @@ class GoService final : public Instance {
     return &store.split(static_cast<std::uint32_t>(split_follows));
   }
 
+  static constexpr std::uint32_t kDefaultPageRows = 50;  // read_set's page_rows default
   // on_read per_shard: the kind's own policy (models/fanout/policies/per_shard.cpp) on the
   // graph and the cluster the step's `cluster:` client reaches, one per (threshold, cluster,
   // page rows), shared by the steps that write and read the inboxes. Null for on_read lists.
@@ -1479,7 +1464,8 @@ class GoService final : public Instance {
         p.count = v.count("page_size");
         p.on_read_threshold = static_cast<std::uint64_t>(v.count("on_read_threshold"));
         p.split = split_layout(*p.graph, v.count("split_follows"));
-        p.page_rows = 50;  // per_shard's read side's; the write side names no rows
+        // The write side scans nothing; read_set's default, so both share one per_shard policy.
+        p.page_rows = kDefaultPageRows;
         p.per_shard = per_shard_policy(s, p);
         try {
           p.author = p.graph->graph->id_of(v.string("author"));

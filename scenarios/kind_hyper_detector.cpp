@@ -12,6 +12,7 @@
 #include "scenarios/follow_graph_service.hpp"
 #include "scenarios/hyper_detector_service.hpp"
 #include "scenarios/param_builder.hpp"
+#include "scenarios/peer_service.hpp"
 
 namespace skysim::scenarios {
 namespace {
@@ -62,12 +63,7 @@ fanout::DetectorConfig detector_config(const sim::ParamValues& v) {
 class HyperDetectorService final : public Instance {
  public:
   HyperDetectorService(World& w, const HostContext& ctx) : Instance(ctx) {
-    const std::string& name = ctx.params.string("graph");
-    store_ = follow_graph_of(w.find(ctx.datacenter + "/" + name + "/0"));
-    if (store_ == nullptr) {
-      throw std::invalid_argument("graph: no such service '" + name + "' built before " +
-                                  ctx.service);
-    }
+    store_ = peer<const FollowGraphStore>(w, ctx, "graph", follow_graph_of);
     // Its counters take ~20 bytes per account (40 MB for the fan-out's 2M): none while off.
     if (ctx.params.flag("enabled")) {
       detector_ = std::make_unique<fanout::HyperFollowerDetector>(store_->graph->users(),

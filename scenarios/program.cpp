@@ -19,6 +19,13 @@ sim::ParamSpec key_space() {
   return param("keys", ParamType::Count, "keys", "100k", "the key space (uniform)", 1, 1e9);
 }
 
+// on_read per_shard's placement: follower_pages (the inboxes it writes) and read_set (the one it
+// scans) name the same client, so the same declaration.
+sim::ParamSpec per_shard_cluster() {
+  return param("cluster", ParamType::String, "", "",
+               "on_read per_shard: the gocql client whose scylla service places the partitions");
+}
+
 // The client, the allocator's choices (the uid-interning kind's, one declaration), the strings
 // and the retry limit.
 std::vector<sim::ParamSpec> uid_alloc_params() {
@@ -195,8 +202,7 @@ const std::vector<StepType>& step_types() {
               "first replica of a follower's timeline, the inbox being the lowest user partition "
               "placed there: the write-up's discussion, models/fanout/policies/per_shard.cpp)",
               std::nullopt, std::nullopt, {"lists", "per_shard"}),
-        param("cluster", ParamType::String, "", "",
-              "on_read per_shard: the gocql client whose scylla service places the partitions"),
+        per_shard_cluster(),
         param("split_follows", ParamType::Count, "follows", "0",
               "split timelines (the write-up's discussion: one timeline per 1,000 follows): a "
               "follower following more than this many accounts has one sub-timeline per this "
@@ -229,8 +235,7 @@ const std::vector<StepType>& step_types() {
               "the reader follows) rows to find a page of its own (the same value as the "
               "follower_pages that writes them)",
               std::nullopt, std::nullopt, {"lists", "per_shard"}),
-        param("cluster", ParamType::String, "", "",
-              "on_read per_shard: the gocql client whose scylla service places the partitions"),
+        per_shard_cluster(),
         param("page_rows", ParamType::Count, "rows", "50",
               "rows one timeline page needs (the scylla service's read_rows; counted in "
               "fanout.read_rows, and the per_shard inbox scan's unit)",

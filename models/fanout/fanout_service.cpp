@@ -530,14 +530,7 @@ void FanoutService::filter_page(const social::UserId* page, std::size_t n, sim::
   if (hyper_detector_) {
     // detect_*: every write about to be made is seen by the detector, which refuses (block) or
     // rate-limits the flagged accounts'.
-    const sim::Time now = sim_.now();
-    std::size_t kept = before;
-    for (std::size_t i = before; i < out.size(); ++i) {
-      if (hyper_detector_->admit(out[i], now)) {
-        out[kept++] = out[i];
-      }
-    }
-    out.resize(kept);
+    hyper_detector_->admit_page(out, before, sim_.now());
   }
 }
 

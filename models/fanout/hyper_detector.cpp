@@ -19,6 +19,15 @@ HyperFollowerDetector::HyperFollowerDetector(std::uint32_t users, DetectorConfig
       state_(users),
       first_seen_(users, -1) {}
 
+void HyperFollowerDetector::admit_page(std::vector<std::uint32_t>& page, std::size_t from,
+                                       sim::Time now) {
+  std::size_t kept = from;
+  for (std::size_t i = from; i < page.size(); ++i) {
+    if (admit(page[i], now)) page[kept++] = page[i];
+  }
+  page.resize(kept);
+}
+
 bool HyperFollowerDetector::admit(std::uint32_t user, sim::Time now) {
   ++observed_;
   PerUser& s = state_[user];

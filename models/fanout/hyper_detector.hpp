@@ -33,6 +33,8 @@ class HyperFollowerDetector {
   // One timeline write to `user` about to be made at `now` (non-decreasing): observed, and
   // true iff it may be made.
   bool admit(std::uint32_t user, sim::Time now);
+  // Each of page[from..] admitted in order; the refused ones leave the page (order kept).
+  void admit_page(std::vector<std::uint32_t>& page, std::size_t from, sim::Time now);
 
   struct Flag {
     std::uint32_t user = 0;

@@ -32,6 +32,10 @@ class SplitTimelines {
   // The partitions of `user`'s parts 1.. (part 0 is `user` itself): [begin, end).
   std::uint32_t extra_begin(std::uint32_t user) const { return first_extra_[user]; }
   std::uint32_t extra_end(std::uint32_t user) const { return first_extra_[user + 1]; }
+  // Appends those partitions to `out`.
+  void append_extra(std::uint32_t user, std::vector<std::uint32_t>& out) const {
+    for (std::uint32_t p = extra_begin(user); p < extra_end(user); ++p) out.push_back(p);
+  }
   // Every partition the layout names is below this.
   std::uint32_t partitions() const { return first_extra_.back(); }
 

@@ -27,9 +27,7 @@ class Split final : public EveryFollower {
   }
   void timeline_partitions(std::uint32_t user, std::vector<std::uint32_t>& out) const override {
     out.push_back(user);
-    for (std::uint32_t p = layout_.extra_begin(user); p < layout_.extra_end(user); ++p) {
-      out.push_back(p);
-    }
+    layout_.append_extra(user, out);
   }
   // The reader's own part 0 is added by the service; the merge reads a page from every other.
   void read_keys(std::uint32_t reader, std::vector<ReadKey>& keys) const override {
