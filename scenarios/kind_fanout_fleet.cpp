@@ -6,11 +6,14 @@
 // written into a scylla service's cluster (models/fanout/background_posts.hpp, the fanout kind's
 // background, here beside a composed fan-out service instead of inside it). Only the
 // hyper-followers' rows are simulated, write by write and never scaled; the ordinary followers of
-// the same posts are the cluster's fluid `background_writes`.
+// the same posts are the cluster's fluid `background_writes`. A row goes to its coordinator as a
+// request does: under the cluster's hot_keys, a row to a key hot at its node is coalesced there.
+#include <algorithm>
 #include <memory>
 #include <vector>
 
 #include "models/fanout/background_posts.hpp"
+#include "models/fanout/hot_key_nodes.hpp"
 #include "models/fanout/instance_filter.hpp"
 #include "models/fanout/post_route.hpp"
 #include "scenarios/follow_graph_service.hpp"
@@ -76,8 +79,14 @@ fanout::InstanceFilterConfig filter_config(const sim::ParamValues& v) {
 class FleetRoute final : public fanout::PostRoute {
  public:
   FleetRoute(sim::Simulation& sim, fanout::InstanceFilter& filter, scylla::ScyllaCluster& cluster,
-             const fanout::SplitTimelines* split, fanout::HyperFollowerDetector* detector)
-      : sim_(sim), filter_(filter), cluster_(cluster), split_(split), detector_(detector) {}
+             const fanout::SplitTimelines* split, fanout::HyperFollowerDetector* detector,
+             fanout::HotKeyNodes* hot_keys)
+      : sim_(sim),
+        filter_(filter),
+        cluster_(cluster),
+        split_(split),
+        detector_(detector),
+        hot_keys_(hot_keys) {}
   double keep_probability(social::UserId u) const override { return filter_.keep_probability(u); }
   void timeline_partitions(social::UserId u, std::vector<std::uint32_t>& out) const override {
     out.push_back(u);
@@ -93,7 +102,15 @@ class FleetRoute final : public fanout::PostRoute {
     // The detector sees each kept row about to be written, and may refuse it.
     if (detector_) detector_->admit_page(out, before, sim_.now());
   }
-  void write_row(std::uint32_t partition) override { cluster_.background_write(partition); }
+  // A row goes to its coordinator like any request: under the cluster's hot_keys, a row to a
+  // key hot at that node waits there for the node's coalesced write.
+  void write_row(std::uint32_t partition) override {
+    if (hot_keys_) {
+      hot_keys_->background_row(partition);
+    } else {
+      cluster_.background_write(partition);
+    }
+  }
 
  private:
   sim::Simulation& sim_;
@@ -101,6 +118,7 @@ class FleetRoute final : public fanout::PostRoute {
   scylla::ScyllaCluster& cluster_;
   const fanout::SplitTimelines* split_;
   fanout::HyperFollowerDetector* detector_;  // null: every row written
+  fanout::HotKeyNodes* hot_keys_;             // null: the cluster runs no hot-key detectors
 };
 
 class FanoutFleet final : public Instance {
@@ -124,7 +142,9 @@ class FanoutFleet final : public Instance {
         v.string("detector").empty()
             ? nullptr
             : hyper_detector_of(peer_host(w, ctx, v.string("detector")));
-    route_ = std::make_unique<FleetRoute>(sim_, *filter_, *cluster_, split, detector);
+    hot_keys_ = scylla_hot_keys_of(peer_host(w, ctx, v.string("cluster")));
+    route_ = std::make_unique<FleetRoute>(sim_, *filter_, *cluster_, split, detector, hot_keys_);
+    if (hot_keys_) add_hot_key_metrics(w, v);
     const sim::Labels hyper = {{"class", "hyper"}, {"host", path()}};
     w.metrics().counter_fn("fanout.offered", hyper,
                            [this] { return posts_ ? double(posts_->offered()) : 0.0; });
@@ -152,6 +172,44 @@ class FanoutFleet final : public Instance {
 
   void handle(Request r) override { r.complete({false, "no_endpoint"}); }  // the loader refuses
 
+  // Whom the cluster's hot-key detectors flagged, as the fleet's graph sees them: the named
+  // bots among them, accounts at or under reasonable_limit (false positives: their timelines
+  // are not the hyper-followers'), and the bots' mean first-flag instant (the fanout kind's
+  // fanout.hotkey_bots_flagged, _false_positives, _bot_flag_mean_ns).
+  void add_hot_key_metrics(World& w, const sim::ParamValues& v) {
+    const social::FollowGraph& g = *store_->graph;
+    for (const auto& [id, account] : g.named()) {
+      if (account.rfind("bot/", 0) == 0) bots_.push_back(id);
+    }
+    std::sort(bots_.begin(), bots_.end());
+    const auto limit = static_cast<std::uint64_t>(v.count("reasonable_limit"));
+    const auto is_bot = [this](std::uint32_t key) {
+      return std::binary_search(bots_.begin(), bots_.end(), key);
+    };
+    const sim::Labels host = {{"host", path()}};
+    w.metrics().gauge_fn("fanout.hotkey_bots_flagged", host, [this, is_bot] {
+      double n = 0;
+      for (const auto& [key, at] : hot_keys_->flagged()) n += is_bot(key) ? 1 : 0;
+      return n;
+    });
+    w.metrics().gauge_fn("fanout.hotkey_false_positives", host, [this, &g, limit] {
+      double n = 0;
+      for (const auto& [key, at] : hot_keys_->flagged()) {
+        n += key < g.users() && g.follow_count(key) <= limit ? 1 : 0;
+      }
+      return n;
+    });
+    w.metrics().gauge_fn("fanout.hotkey_bot_flag_mean_ns", host, [this, is_bot] {
+      double sum = 0, n = 0;
+      for (const auto& [key, at] : hot_keys_->flagged()) {
+        if (!is_bot(key)) continue;
+        sum += static_cast<double>(at);
+        ++n;
+      }
+      return n > 0 ? sum / n : 0.0;
+    });
+  }
+
   void finish(World&) override { filter_->stop(); }
 
   std::vector<Invariant> invariants() override {
@@ -165,6 +223,8 @@ class FanoutFleet final : public Instance {
   std::unique_ptr<fanout::InstanceFilter> filter_;
   std::unique_ptr<FleetRoute> route_;
   std::unique_ptr<fanout::BackgroundPosts> posts_;
+  fanout::HotKeyNodes* hot_keys_ = nullptr;  // the cluster's, under its hot_keys
+  std::vector<social::UserId> bots_;         // the graph's named bots, sorted
 };
 
 }  // namespace

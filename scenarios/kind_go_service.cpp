@@ -21,9 +21,11 @@
 #include <span>
 #include <string_view>
 
+#include "components/hotkey/hot_key_client_cache.hpp"
 #include "components/uidalloc/allocator_config.hpp"
 #include "models/fdb/interning_workload.hpp"
 #include "models/fdb/kv_backend.hpp"
+#include "models/fanout/hot_key_nodes.hpp"
 #include "models/fanout/instance_filter.hpp"
 #include "models/fanout/policies/policy.hpp"
 #include "models/fanout/shard_queue.hpp"
@@ -296,6 +298,7 @@ class GoService final : public Instance {
       if (!go_.alive()) return;
       if (deployed_) redeploy();
       for (auto& mc : memcache_) build_memcache_client(mc);
+      for (auto& [where, cache] : hot_caches_) cache->clear();  // the old process's memory
       milestones_.push_back({sim_.now(), "process restarted; " +
                                              std::to_string(ns_.time_wait_count()) +
                                              " sockets in TIME_WAIT"});
@@ -358,6 +361,7 @@ class GoService final : public Instance {
     }
     build_page_filters(w);
     build_shard_queues(w);
+    build_hot_caches(w);
     build_plans();
     check_item_partitions(w);
   }
@@ -605,6 +609,47 @@ class GoService final : public Instance {
     });
   }
 
+  // Each call's hot-key cache (hot_cache > 0), checked against what it reads: a keyed read
+  // through a client to a scylla service whose nodes run the hot-key detectors (a cache no
+  // reply ever marks hot would never serve anything: a wiring error, not a setting).
+  struct HotCache {
+    hotkey::HotKeyClientCache<std::uint32_t> cache;
+    fanout::HotKeyNodes* nodes;  // the scylla service's, for the stale-read count
+    std::uint32_t partitions;    // the key's partition: key mod partitions, as the service's
+    sim::Duration ttl;
+    void clear() { cache = hotkey::HotKeyClientCache<std::uint32_t>(ttl); }
+  };
+  void build_hot_caches(World& w) {
+    for (auto& [where, c] : hot_caches_) old_hot_caches_.push_back(std::move(c));
+    hot_caches_.clear();
+    for_each_step(*program_, [&](const Step& s) {
+      if (s.kind != StepKind::kCall || s.params.duration("hot_cache") == 0) return;
+      const std::string at = "hot_cache at " + s.where + ": ";
+      if (s.params.choice("key") == "none") {
+        throw std::invalid_argument(at + "a cached read names its key (key: item, cache or "
+                                         "uniform); with key: none the service picks one");
+      }
+      if (s.params.string("endpoint") != "read") {
+        throw std::invalid_argument(at + "the cache keeps replies to reads (endpoint: read), "
+                                         "not '" + s.params.string("endpoint") + "'");
+      }
+      const ClientSpec& spec = *program_->client(s.params.string("client"));
+      Instance* target = target_hosts(w, spec).at(0);
+      fanout::HotKeyNodes* nodes = scylla_hot_keys_of(target);
+      if (nodes == nullptr) {
+        throw std::invalid_argument(
+            at + "the client's target '" + spec.target_service + "' " +
+            (scylla_cluster_of(target) ? "runs no hot-key detectors (set its hot_keys: true)"
+                                       : "is not a scylla service"));
+      }
+      hot_caches_.emplace(
+          s.path, std::make_unique<HotCache>(HotCache{
+                      hotkey::HotKeyClientCache<std::uint32_t>(s.params.duration("hot_cache")),
+                      nodes, scylla_cluster_of(target)->partitions(),
+                      s.params.duration("hot_cache")}));
+    });
+  }
+
   MemcacheClient& memcache(const std::string& name) {
     for (auto& c : memcache_) {
       if (c.name == name) return c;
@@ -690,6 +735,7 @@ class GoService final : public Instance {
       c.client->redeploy(dialer_for(*c.spec), service_client_config(*c.spec));
     build_page_filters(*world_);
     build_shard_queues(*world_);
+    build_hot_caches(*world_);
     for_each_step(*program_, [&](const Step& s) {
       if (s.kind != StepKind::kSemaphore) return;
       StepSemaphore& sem = semaphores_.at(s.path);
@@ -798,6 +844,8 @@ class GoService final : public Instance {
     fanout::ShardQueue* queue = nullptr;                // shard_queue
     const fanout::Policy* per_shard = nullptr;  // follower_pages, read_set: on_read per_shard
     std::uint32_t page_rows = 0;                // read_set
+    HotCache* hot_cache = nullptr;              // call: hot_cache > 0
+    sim::Counter* hot_hits = nullptr;           // call: hot_cache > 0
   };
   // One post's writes in a shard_queue step's queue: answered by the queue's lanes, outside
   // any goroutine; the follower_pages that queued them waits for `drained`. Kept by the service
@@ -1001,8 +1049,22 @@ class GoService final : public Instance {
     } else if (p.uniform_keys > 0) {
       key = static_cast<std::uint64_t>(rng_.uniform_int(0, p.uniform_keys - 1));
     }
+    std::uint32_t partition = 0;
+    if (p.hot_cache) {
+      // A fresh copy of a hot key: answered here, no request (stale if rows landed since).
+      partition = static_cast<std::uint32_t>(*key % p.hot_cache->partitions);
+      if (p.hot_cache->cache.lookup(partition, sim_.now())) {
+        p.hot_hits->add();
+        p.hot_cache->nodes->cache_hit(partition);
+        co_return Response{};
+      }
+    }
     Response r = co_await p.client->call(*p.endpoint, size, owner_, key,
                                          p.item_key ? state.rows : 0);
+    if (p.hot_cache && r.ok) {
+      p.hot_cache->cache.on_reply(partition, r.hot, sim_.now());
+      if (r.hot) p.hot_cache->nodes->cached(partition);
+    }
     if (p.item_key && r.ok) {
       if (!state.page->partitions) {
         deliveries_.deliver(*state.page->store, state.item);
@@ -1426,6 +1488,11 @@ class GoService final : public Instance {
         p.cache_key = v.choice("key") == "cache";
         p.item_key = v.choice("key") == "item";
         p.uniform_keys = v.choice("key") == "uniform" ? v.count("keys") : 0;
+        if (auto it = hot_caches_.find(s.path); it != hot_caches_.end()) {
+          p.hot_cache = it->second.get();
+          p.hot_hits = &metrics_.counter("call.hot_cache_hits",
+                                         {{"host", path()}, {"client", *p.client_name}});
+        }
         on_error();
         break;
       case StepKind::kCacheGet:
@@ -1556,6 +1623,10 @@ class GoService final : public Instance {
   // shard_queue steps' queues, by the step's path (a deploy's rebuild parks the old ones in
   // old_queues_: the cluster still answers their writes), and the posts with writes in them.
   std::map<std::string, std::unique_ptr<fanout::ShardQueue>, std::less<>> shard_queues_;
+  // call steps' hot-key caches, by the step's path (a deploy's rebuild parks the old ones:
+  // a goroutine of the old process may still hold its plan).
+  std::map<std::string, std::unique_ptr<HotCache>, std::less<>> hot_caches_;
+  std::vector<std::unique_ptr<HotCache>> old_hot_caches_;
   std::vector<std::unique_ptr<fanout::ShardQueue>> old_queues_;
   std::vector<std::shared_ptr<QueuedPost>> queued_posts_;
   std::map<std::string, std::unique_ptr<fanout::Policy>> per_shard_policies_;

@@ -8,12 +8,17 @@
 // `hot_partitions` of them are written by the rest of the fleet at `hot_partition_writes` each (the
 // hyper-followed accounts of docs/fanout.md), so the shards that hold them are the hot ones, and a
 // read that lands on one waits behind their work.
+// With `hot_keys`, each request goes to a coordinator replica its client picks and that node's
+// hot-key detector sees it (the fanout kind's hotkey policy, models/fanout/hot_key_nodes.hpp):
+// a reply says whether the key is hot there (Response::hot), and a fanout-fleet's rows to a hot
+// key wait at their node for one coalesced write per key per coalesce_interval.
 #include <algorithm>
 #include <functional>
 #include <memory>
 #include <stdexcept>
 #include <vector>
 
+#include "models/fanout/hot_key_nodes.hpp"
 #include "models/scylla/cluster.hpp"
 #include "models/scylla/hot_shard_windows.hpp"
 #include "scenarios/model_registry.hpp"
@@ -74,11 +79,35 @@ std::vector<sim::ParamSpec> scylla_params() {
             "_mean, _distinct: the fanout kind's definition, docs/fanout.md); 0 = not counted "
             "(a fanout service that writes here with cluster: counts them itself)",
             0, 1e15),
+      param("hot_keys", ParamType::Bool, "", "false",
+            "hot-key detection per node, as the fanout kind's hotkey policy "
+            "(models/fanout/hot_key_nodes.hpp): each request goes to a coordinator replica the "
+            "client picks (uniform, a token-aware driver's choice), whose node runs "
+            "components/hotkey's detector over what it coordinates and marks a hot key's reply "
+            "(Response::hot; a go-service call's hot_cache keeps it); a fanout-fleet row to a "
+            "key hot at its node is buffered there and written with the node's other rows for "
+            "the key once per coalesce_interval (scylla.hotkey_*)"),
+      param("hot_key_hold", ParamType::Duration, "", "1s",
+            "hot_keys: a key stays hot at a node this long after its last hot sample "
+            "(assumption: the client cache's TTL, as the fanout kind's hotkey_ttl)",
+            1e3, 1e15),
+      param("coalesce_interval", ParamType::Duration, "", "1s",
+            "hot_keys: one coalesced write per hot key per node this often (assumption, as the "
+            "fanout kind's)",
+            1e3, 1e12),
       settable(param("down_nodes", ParamType::Int, "nodes", "0",
                      "fault hook (scylla-down): the first n nodes are down", 0, 1e4)),
       settable(param("scylla_slow_node", ParamType::Double, "x", "1",
                      "fault hook (scylla-slow): node 0 this many times slower per task", 1, 1e6)),
   };
+}
+
+fanout::HotKeyNodesConfig hot_keys_config(const sim::ParamValues& v) {
+  fanout::HotKeyNodesConfig c;  // the detector: Pelikan's defaults (domain.md §9.1)
+  c.hold = v.duration("hot_key_hold");
+  c.coalesce_interval = v.duration("coalesce_interval");
+  c.validate();
+  return c;
 }
 
 scylla::ScyllaConfig cluster_config(const HostContext& ctx) {
@@ -103,6 +132,11 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
     for (std::uint32_t k = 0; k < hot; ++k) {
       cluster_.add_background_partition(k, v.rate_per_s("hot_partition_writes"));
     }
+    if (v.flag("hot_keys")) {
+      hot_keys_ = std::make_unique<fanout::HotKeyNodes>(
+          sim_, cluster_, cluster_.partitions(), hot_keys_config(v),
+          "scylla/" + ctx.path() + "/coordinator");
+    }
     if (v.integer("down_nodes") > 0) set("down_nodes", v.get("down_nodes"));
     if (v.real("scylla_slow_node") != 1.0) set("scylla_slow_node", v.get("scylla_slow_node"));
     auto& m = w.metrics();
@@ -119,6 +153,7 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
     m.gauge_fn("scylla.down_nodes", host, [this] { return double(cluster_.down_nodes()); });
     m.gauge_fn("scylla.max_shard_ops", host,
                [this] { return double(cluster_.max_statement_ops()); });
+    if (hot_keys_) add_hot_key_metrics(m, host);
     if (v.duration("hot_window") > 0) {
       hot_ = std::make_unique<scylla::HotShardWindows>(sim_, cluster_, v.duration("hot_window"),
                                                        "scylla.hot_window");
@@ -144,13 +179,28 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
                            : static_cast<scylla::PartitionKey>(keys_.uniform_int(
                                  0, static_cast<std::int64_t>(cluster_.partitions()) - 1));
     const std::uint32_t rows = r.rows ? r.rows : rows_;  // the caller's, or a page
-    const std::uint64_t tag = park(std::move(r), read);
+    if (hot_keys_) {
+      // The client's coordinator, whose node's detector sees the request; its reply says
+      // whether the key is hot there.
+      const fanout::HotKeyNodes::Route via = hot_keys_->route(key);
+      const std::uint64_t tag = park(std::move(r), read, key, via.hot);
+      if (read) {
+        cluster_.read(key, rows, *this, tag, via.via);
+      } else {
+        cluster_.write(key, *this, tag, via.via);
+      }
+      return;
+    }
+    const std::uint64_t tag = park(std::move(r), read, key, false);
     if (read) {
       cluster_.read(key, rows, *this, tag);
     } else {
       cluster_.write(key, *this, tag);
     }
   }
+
+  // Null unless hot_keys.
+  fanout::HotKeyNodes* hot_keys() { return hot_keys_.get(); }
 
   void set(std::string_view name, const sim::ParamValue& v) override {
     if (name == "down_nodes") {
@@ -189,12 +239,14 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
   // A request in flight: how it answers, and whether it reads.
   struct Pending {
     std::function<void(const Response&)> done;
+    scylla::PartitionKey key = 0;
     bool read = false;
+    bool hot = false;  // hot_keys: the coordinator's answer
     bool used = false;
   };
 
   // A slot per request in flight, reused (the cluster answers each tag exactly once).
-  std::uint64_t park(Request&& r, bool read) {
+  std::uint64_t park(Request&& r, bool read, scylla::PartitionKey key, bool hot) {
     std::size_t i;
     if (!free_.empty()) {
       i = free_.back();
@@ -205,30 +257,51 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
     }
     Pending& p = pending_[i];
     p.done = std::move(r.done);
+    p.key = key;
     p.read = read;
+    p.hot = hot;
     p.used = true;
     return i;
   }
   // How the request answers, its slot freed first (the answer may start another request).
-  std::function<void(const Response&)> take(std::uint64_t tag, bool& read) {
+  Pending take(std::uint64_t tag) {
     Pending& p = pending_.at(tag);
     if (!p.used) throw std::logic_error("scylla service: tag answered twice");
     p.used = false;
-    read = p.read;
     free_.push_back(static_cast<std::size_t>(tag));
-    return std::move(p.done);
+    Pending out = std::move(p);
+    p.done = nullptr;
+    return out;
   }
 
   void on_done(sim::Simulation&, std::uint64_t tag, sim::Duration latency) override {
-    bool read = false;
-    const std::function<void(const Response&)> done = take(tag, read);
-    (read ? read_latency_ : write_latency_)->record(latency);
-    if (done) done(Response{});
+    const Pending p = take(tag);
+    (p.read ? read_latency_ : write_latency_)->record(latency);
+    if (hot_keys_ && !p.read) hot_keys_->applied(static_cast<std::uint32_t>(p.key));
+    Response ok;
+    ok.hot = p.hot;
+    if (p.done) p.done(ok);
   }
   void on_timeout(sim::Simulation&, std::uint64_t tag, sim::Duration) override {
-    bool read = false;
-    const std::function<void(const Response&)> done = take(tag, read);
-    if (done) done(Response{false, read ? "read_timeout" : "write_timeout"});
+    const Pending p = take(tag);
+    if (p.done) p.done(Response{false, p.read ? "read_timeout" : "write_timeout"});
+  }
+
+  // What the nodes coalesced and how long rows waited, which keys they flagged, and how stale
+  // the hot-key caches of the clients reading here were (the fanout kind's fanout.hotkey_*).
+  void add_hot_key_metrics(sim::MetricsRegistry& m, const sim::Labels& host) {
+    const fanout::HotKeyNodes* n = hot_keys_.get();
+    m.counter_fn("scylla.hotkey_coalesced_rows", host, [n] { return double(n->rows_coalesced()); });
+    m.counter_fn("scylla.hotkey_batches", host, [n] { return double(n->batches()); });
+    m.counter_fn("scylla.hotkey_direct_rows", host, [n] { return double(n->rows_direct()); });
+    m.gauge_fn("scylla.hotkey_coalesce_delay_p99_ns", host,
+               [n] { return double(n->coalesce_delay().quantile(0.99)); });
+    m.gauge_fn("scylla.hotkey_coalesce_delay_mean_ns", host,
+               [n] { return n->coalesce_delay().mean(); });
+    m.gauge_fn("scylla.hotkey_keys_flagged", host, [n] { return double(n->flagged().size()); });
+    m.counter_fn("scylla.hotkey_cache_hits", host, [n] { return double(n->cache_hits()); });
+    m.counter_fn("scylla.hotkey_stale_reads", host, [n] { return double(n->stale_hits()); });
+    m.counter_fn("scylla.hotkey_stale_rows", host, [n] { return double(n->stale_rows()); });
   }
 
   sim::Simulation& sim_;
@@ -240,6 +313,7 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
   sim::Histogram* read_latency_ = nullptr;
   sim::Histogram* write_latency_ = nullptr;
   std::unique_ptr<scylla::HotShardWindows> hot_;  // null unless hot_window > 0
+  std::unique_ptr<fanout::HotKeyNodes> hot_keys_;  // null unless hot_keys
 };
 
 }  // namespace
@@ -247,6 +321,11 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
 scylla::ScyllaCluster* scylla_cluster_of(Instance* host) {
   auto* s = dynamic_cast<ScyllaService*>(host);
   return s ? &s->cluster() : nullptr;
+}
+
+fanout::HotKeyNodes* scylla_hot_keys_of(Instance* host) {
+  auto* s = dynamic_cast<ScyllaService*>(host);
+  return s ? s->hot_keys() : nullptr;
 }
 
 ServiceKind scylla_kind() {
@@ -268,6 +347,7 @@ ServiceKind scylla_kind() {
                   "a scylla service is one cluster: write hosts: 1 and set its size with nodes");
             }
             cluster_config(c);
+            hot_keys_config(c.params);
             if (c.params.integer("down_nodes") > c.params.count("nodes")) {
               throw std::invalid_argument("down_nodes: more than nodes");
             }

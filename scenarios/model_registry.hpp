@@ -67,6 +67,10 @@ class World;
 struct Response {
   bool ok = true;
   std::string error;
+  // The storage side's hot-key signal piggy-backed on the reply (Tejo, domain.md §9.1): set by
+  // a scylla service running hot_keys when the node that coordinated the request holds the key
+  // hot; a caller with a hot-key cache keeps the reply (a go-service call's hot_cache).
+  bool hot = false;
 };
 
 // One request from a traffic source (or from another instance) to an endpoint of a host.

@@ -90,7 +90,15 @@ const std::vector<StepType>& step_types() {
               "goes on; log_and_fail / log_and_continue: the same after one log.Error line "
               "(the host's log policy, as the `log` step)",
               std::nullopt, std::nullopt,
-              {"fail", "continue", "log_and_fail", "log_and_continue"})}},
+              {"fail", "continue", "log_and_fail", "log_and_continue"}),
+        param("hot_cache", ParamType::Duration, "", "0",
+              "the client's hot-key cache (components/hotkey's HotKeyClientCache, Tejo's "
+              "client side, domain.md §9.1): a read whose reply the storage marks hot is kept "
+              "this long, and the key's reads meanwhile are answered from the copy without a "
+              "request (call.hot_cache_hits; the scylla service counts the stale ones). Only a "
+              "read (endpoint: read) with a key, through a client to a scylla service running "
+              "hot_keys; 0 = none (the process's memory: a restart empties it)",
+              0, 1e15)}},
       {StepKind::kCacheGet,
        "cache_get",
        "mc.Get(key) through a gomemcache client, key drawn uniformly among `keys`; on "

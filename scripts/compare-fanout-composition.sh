@@ -4,12 +4,12 @@
 # x load, then one table per variant (scripts/fanout_composition_table.py) in OUT/table.md, with
 # each side's wall time in its caption.
 # Usage: scripts/compare-fanout-composition.sh [--seeds 1..8] [--jobs 2] [--out DIR]
-#                                  [--policies full,lossy,on_read,lossy_on_read,shuffle_retry,split,detect_block,detect_limit,shard_queue,per_shard] [--loads calm,steady,flare]
+#                                  [--policies full,lossy,on_read,lossy_on_read,shuffle_retry,split,detect_block,detect_limit,shard_queue,per_shard,hotkey] [--loads calm,steady,flare]
 # Loads as scripts/compare-fanout.sh: each hyper-follower's timeline writes/s over 300k follows
 # (calm 0.002, steady 0.00455, flare 0.0075 posts/s per followed account).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seeds=1..8 jobs=2 out=compare-fanout-composition policies=full,lossy,on_read,lossy_on_read,shuffle_retry,split,detect_block,detect_limit,shard_queue,per_shard
+seeds=1..8 jobs=2 out=compare-fanout-composition policies=full,lossy,on_read,lossy_on_read,shuffle_retry,split,detect_block,detect_limit,shard_queue,per_shard,hotkey
 loads=calm,steady,flare
 skysim=${SKYSIM:-build/default/app/skysim}
 while (($#)); do
@@ -28,6 +28,7 @@ kind=datacenters.east.services.timelines.params
 pages=datacenters.east.services.fanout.program.handlers.post.0.follower_pages
 flag=$pages.do.0.lossy_filter.enabled
 reads=datacenters.east.services.fanout.program.handlers.read.0.read_set
+readcall=datacenters.east.services.fanout.program.handlers.read.1.errgroup.do.0.call
 fleet=datacenters.east.services.fleet.params
 db=datacenters.east.services.timelines.params
 det=datacenters.east.services.detector.params
@@ -49,10 +50,12 @@ for load in "${lds[@]}"; do
         extra="$pages.on_read=per_shard $pages.cluster=db $reads.on_read=per_shard $reads.cluster=db" ;;
       split) on=false fleet_pol=full threshold=0
         extra="$pages.split_follows=1000 $reads.split_follows=1000 $fleet.split_follows=1000" ;;
+      hotkey) on=false fleet_pol=full threshold=0
+        extra="$db.hot_keys=true $readcall.hot_cache=1s" ;;
       lossy) on=true fleet_pol=lossy threshold=0 ;;
       on_read) on=false fleet_pol=full threshold=1M ;;
       lossy_on_read) on=true fleet_pol=lossy threshold=1M ;;
-      *) echo "$0: policy '$pol' has no composition yet (full, lossy, on_read, lossy_on_read, shuffle_retry, split, detect_block, detect_limit, shard_queue, per_shard)" >&2
+      *) echo "$0: policy '$pol' has no composition (full, lossy, on_read, lossy_on_read, shuffle_retry, split, detect_block, detect_limit, shard_queue, per_shard, hotkey)" >&2
          exit 2 ;;
     esac
     kind_variants+=(--variant "$pol/$load: $kind.policy=$pol $kind.posts_per_followed_s=${ppf[$load]}")

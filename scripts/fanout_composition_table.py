@@ -44,7 +44,13 @@ def fan(metric, cls, host=SVC):
 DELIVERED_SVC = total(fan("fanout.delivered", "ordinary"), fan("fanout.delivered", "hyper"))
 # A read's partitions: the reader's timeline and the merged lists (read_set); every read names
 # read_rows = 50 rows of each (the scylla kind's, as the fanout kind's read_page_rows).
-READS_PER_READ = ratio(m("fanout.read_partitions{" + SVC + "}"), m("fanout.reads{" + SVC + "}"))
+# A partition the client's hot-key cache answered (call hot_cache) is no database read, as in
+# the kind's db_reads_per_read.
+HOT_HITS = "call.hot_cache_hits{client=db," + SVC + "}"
+READS_PER_READ = ratio(
+    lambda r: None if r.get("fanout.read_partitions{" + SVC + "}") is None
+    else r["fanout.read_partitions{" + SVC + "}"] - r.get(HOT_HITS, 0),
+    m("fanout.reads{" + SVC + "}"))
 ROWS = 50
 # (figure, kind value, composed value, divisor, digits)
 FIGURES = [
@@ -92,6 +98,25 @@ FIGURES = [
     ("queue max depth", m("fanout.queue_max_depth" + KH), m("fanout.queue_max_depth{" + SVC + "}"),
      1, 0),
     ("writes refused", m("fanout.detect_dropped" + KH), m("fanout.detect_dropped" + DET), 1, 0),
+    ("hot cache hits/read", m("fanout.cache_hits_per_read" + KH),
+     ratio(m(HOT_HITS), m("fanout.reads{" + SVC + "}")), 1, 4),
+    ("hot keys flagged", m("fanout.hotkey_keys_flagged" + KH), m("scylla.hotkey_keys_flagged" + DB),
+     1, 1),
+    ("hot bots flagged", m("fanout.hotkey_bots_flagged" + KH),
+     m("fanout.hotkey_bots_flagged{" + FLEET + "}"), 1, 1),
+    ("hot false positives", m("fanout.hotkey_false_positives" + KH),
+     m("fanout.hotkey_false_positives{" + FLEET + "}"), 1, 1),
+    ("bot flag mean s", m("fanout.hotkey_bot_flag_mean_ns" + KH),
+     m("fanout.hotkey_bot_flag_mean_ns{" + FLEET + "}"), 1e9, 2),
+    ("rows coalesced", m("fanout.hotkey_coalesced_rows" + KH),
+     m("scylla.hotkey_coalesced_rows" + DB), 1, 0),
+    ("coalesced batches", m("fanout.hotkey_batches" + KH), m("scylla.hotkey_batches" + DB), 1, 0),
+    ("rows written at once", m("fanout.hotkey_direct_rows" + KH),
+     m("scylla.hotkey_direct_rows" + DB), 1, 0),
+    ("coalesce delay P99 ms", m("fanout.hotkey_coalesce_delay_p99_ns" + KH),
+     m("scylla.hotkey_coalesce_delay_p99_ns" + DB), 1e6, 1),
+    ("stale cached reads", m("fanout.hotkey_stale_reads" + KH),
+     m("scylla.hotkey_stale_reads" + DB), 1, 0),
 ]
 
 # Student's t, 97.5 % quantile, by degrees of freedom (1.96 beyond 30).

@@ -13,11 +13,12 @@ void HotKeyNodesConfig::validate() const {
 }
 
 HotKeyNodes::HotKeyNodes(sim::Simulation& sim, scylla::ScyllaCluster& cluster,
-                         std::uint32_t keys, HotKeyNodesConfig cfg)
+                         std::uint32_t keys, HotKeyNodesConfig cfg,
+                         std::string_view coordinator_stream)
     : sim_(sim),
       cluster_(cluster),
       cfg_((cfg.validate(), cfg)),
-      coord_rng_(sim.stream("fanout/coordinator")),
+      coord_rng_(sim.stream(coordinator_stream)),
       version_(keys, 0) {
   for (std::uint32_t n = 0; n < cluster.config().nodes; ++n) {
     nodes_.push_back(std::make_unique<Node>(cfg_.detector));

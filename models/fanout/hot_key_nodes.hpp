@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "components/hotkey/hotkey_detector.hpp"
@@ -44,8 +45,10 @@ struct HotKeyNodesConfig {
 
 class HotKeyNodes final : public sim::Handler {
  public:
+  // `coordinator_stream`: the named stream of the client's coordinator choice (the fanout
+  // kind's "fanout/coordinator"; a scylla service's own under its path).
   HotKeyNodes(sim::Simulation& sim, scylla::ScyllaCluster& cluster, std::uint32_t keys,
-              HotKeyNodesConfig cfg);
+              HotKeyNodesConfig cfg, std::string_view coordinator_stream = "fanout/coordinator");
   HotKeyNodes(const HotKeyNodes&) = delete;
   HotKeyNodes& operator=(const HotKeyNodes&) = delete;
 

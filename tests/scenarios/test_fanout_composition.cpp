@@ -468,6 +468,86 @@ TEST_CASE("fan-out composition: per_shard writes one inbox row per shard holding
                     Catch::Contains("per_shard needs on_read_threshold > 0 and cluster:"));
 }
 
+namespace {
+// small_world with the cluster's per-node hot-key detectors on, the fleet posting 20x faster
+// (each bot's timeline ~1,000 rows/s), and key 0 read at 1,000/s through a client with a
+// hot-key cache of CACHE and, unless WRITES is 0/s, written at WRITES. A node samples one
+// request in 100 and flags a key at 100 samples of its last 10,000 (Pelikan's defaults): the
+// keys' ~1/3 shares of the ~1,000 requests/s a node coordinates flag them ~30 s in.
+std::string hotkey_world(const std::string& cache, const std::string& writes = "0/s") {
+  std::string w = small_world("false", "100", "full", "60s");
+  w = replace(w, "partitions: 21k}", "partitions: 21k, hot_keys: true}");
+  w = replace(w, "posts_per_followed_s: 0.01,", "posts_per_followed_s: 0.2,");
+  w = replace(w, "sources:\n", R"(            read_hot:
+              - call: {client: db, endpoint: read, key: uniform, keys: 1, hot_cache: )" +
+                                 cache + R"(}
+            write_hot:
+              - call: {client: db, endpoint: write, key: uniform, keys: 1}
+sources:
+  readers: {client: app-readers, from: east, target: fanout.read_hot, rate: 1000/s, start: +1s}
+  writers: {client: app-writers, from: east, target: fanout.write_hot, rate: )" +
+                                 writes + R"(, start: +1s}
+)");
+  return w;
+}
+}  // namespace
+
+TEST_CASE("fan-out composition: hotkey flags the bots' timelines at their nodes, coalesces the "
+          "fleet's rows, and a hot read is served from the client's copy") {
+  const char* db = "{host=east/timelines/0}";
+  auto v = [db](const Ran& r, const std::string& name) { return r.value(name + db); };
+  Ran r = run_scenario_text(hotkey_world("1s"));
+  REQUIRE(r.result.invariants_hold());
+  // Flagged: the two bots' timelines (from the fleet's rows) and key 0 (from the reads); key 0
+  // is an ordinary user's timeline, so the fleet counts it as a false positive.
+  CHECK(v(r, "scylla.hotkey_keys_flagged") == 3);
+  CHECK(r.value("fanout.hotkey_bots_flagged{host=east/fleet/0}") == 2);
+  CHECK(r.value("fanout.hotkey_false_positives{host=east/fleet/0}") == 1);
+  // Every fleet row went to its coordinator: written at once, or buffered and flushed once per
+  // node and key per second (4 nodes x 2 bots at most per flush, 59 flushes at most).
+  const double rows = r.value("fanout.delivered{class=hyper,host=east/fleet/0}");
+  const double coalesced = v(r, "scylla.hotkey_coalesced_rows");
+  const double batches = v(r, "scylla.hotkey_batches");
+  CHECK(coalesced + v(r, "scylla.hotkey_direct_rows") == rows);
+  CHECK(coalesced > 0);
+  CHECK(batches > 0);
+  CHECK(batches <= 8 * 60);
+  CHECK(coalesced > 50 * batches);  // ~1,000 rows/s per bot, spread over its 3 replicas' nodes
+  // A buffered row waits for the next flush: uniform over the 1 s interval.
+  const double delay_s = v(r, "scylla.hotkey_coalesce_delay_mean_ns") / 1e9;
+  CHECK(delay_s > 0.4);
+  CHECK(delay_s < 0.6);
+  CHECK(v(r, "scylla.hotkey_coalesce_delay_p99_ns") <= 1e9);
+  // Each read is answered by the copy or by the cluster; once key 0 is hot, the copy answers
+  // nearly all of them (the cluster sees one read per TTL, and a few until the node's next
+  // sample marks the key again).
+  const double hits = r.value("call.hot_cache_hits{client=db,host=east/fanout/0}");
+  CHECK(hits == v(r, "scylla.hotkey_cache_hits"));
+  auto& m = r.run->metrics();
+  const double asked = m.histogram("scylla.read_latency_ns", {{"host", "east/timelines/0"}}).count();
+  const double served = r.value("handler.ok{handler=read_hot,host=east/fanout/0}") +
+                        r.value("handler.failed{handler=read_hot,host=east/fanout/0}");
+  INFO("hits " << hits << ", reads sent " << asked << ", served " << served);
+  CHECK(hits + asked == served);
+  CHECK(hits > 0.3 * served);
+  CHECK(v(r, "scylla.hotkey_stale_reads") == 0);  // nothing is written to key 0
+  // With key 0 written at 50/s a copy is stale once a row lands after it was fetched: almost
+  // every hit, each missing 50/s x the copy's age, ~0.5 s on average over the 1 s TTL.
+  Ran written = run_scenario_text(hotkey_world("1s", "50/s"));
+  const double whits = written.value("call.hot_cache_hits{client=db,host=east/fanout/0}");
+  const double stale = v(written, "scylla.hotkey_stale_reads");
+  REQUIRE(whits > 1000);
+  CHECK(stale > 0.9 * whits);
+  const double missed = v(written, "scylla.hotkey_stale_rows") / stale;
+  INFO("rows missed per stale hit " << missed);
+  CHECK(missed > 20);
+  CHECK(missed < 31);
+  // Without the client's cache every read reaches the cluster; the nodes flag the same keys.
+  Ran uncached = run_scenario_text(hotkey_world("0s"));
+  CHECK(uncached.value("call.hot_cache_hits{client=db,host=east/fanout/0}") == 0);
+  CHECK(v(uncached, "scylla.hotkey_keys_flagged") == 3);
+}
+
 TEST_CASE("fan-out composition: wiring errors name the file:line") {
   const std::string ok = small_world();
   REQUIRE(errors_of(ok) == "OK");
@@ -523,6 +603,21 @@ TEST_CASE("fan-out composition: wiring errors name the file:line") {
     auto http = errors_of(replace(q, "{target: timelines, driver: gocql, rtt: 0s, timeout: 11s}",
                                   "{target: timelines, driver: net_http}"));
     CHECK_THAT(http, Catch::Contains("is not a gocql client to a scylla service"));
+  }
+  SECTION("hot_cache: a keyed read through a client to a scylla service running hot_keys") {
+    const std::string hk = hotkey_world("1s");
+    REQUIRE(errors_of(hk) == "OK");
+    CHECK_THROWS_WITH(run_scenario_text(replace(hk, ", hot_keys: true}", "}")),
+                      Catch::Contains("hot_cache at t.yaml:") &&
+                          Catch::Contains("runs no hot-key detectors (set its hot_keys: true)"));
+    CHECK_THROWS_WITH(
+        run_scenario_text(replace(hk, "endpoint: read, key: uniform, keys: 1, hot_cache",
+                                  "endpoint: read, hot_cache")),
+        Catch::Contains("a cached read names its key"));
+    CHECK_THROWS_WITH(
+        run_scenario_text(replace(hk, "endpoint: read, key: uniform, keys: 1, hot_cache",
+                                  "endpoint: write, key: uniform, keys: 1, hot_cache")),
+        Catch::Contains("keeps replies to reads (endpoint: read), not 'write'"));
   }
   SECTION("a lossy_filter inside the per-follower goroutines") {
     auto e = errors_of(replace(ok, "                          - call:",
