@@ -28,6 +28,11 @@ std::vector<sim::ParamSpec> follow_graph_params() {
             "seed of the graph generator; -1: drawn from the run's seed (the graph is re-drawn "
             "per seed), >= 0 pins it",
             -1, 1e18),
+      param("growers", ParamType::Count, "", "0",
+            "follow-spree accounts added to the graph (grower/0..), growing from grower_follows",
+            0, 1e4),
+      param("grower_follows", ParamType::Count, "", "1500",
+            "follows of each grower at start (assumption: just below reasonable_limit)", 1, 1e9),
   };
 }
 
@@ -40,10 +45,40 @@ social::PopulationSpec population_spec(const sim::ParamValues& v) {
     pop.bots.push_back({"bot/" + std::to_string(b),
                         static_cast<std::uint32_t>(v.count("bot_follows"))});
   }
+  for (std::int64_t g = 0; g < v.count("growers"); ++g) {
+    pop.bots.push_back({"grower/" + std::to_string(g),
+                        static_cast<std::uint32_t>(v.count("grower_follows"))});
+  }
   pop.follows_alpha = v.real("follows_alpha");
   pop.max_follows = static_cast<std::uint32_t>(v.count("max_follows"));
   pop.exact_follow_counts = true;  // counts are the drawn distribution (docs/models/social.md)
   return pop;
+}
+
+std::vector<sim::ParamSpec> graph_growth_params(const char* follow_events, const char* bots_grow) {
+  return {
+      param("follow_events", ParamType::Rate, "follows/s", follow_events,
+            "ordinary users' new follows (assumption; firehose > 1,500 events/s of all kinds)", 0,
+            1e7),
+      param("grower_follow_rate", ParamType::Rate, "follows/s", "1666/h",
+            "new follows of each grower and, with bots_grow, each bot (Bluesky PDS limit: 1,666 "
+            "records/h, docs.bsky.app rate-limits)", 0, 1e6),
+      param("bots_grow", ParamType::Bool, "", bots_grow,
+            "the bots keep following at grower_follow_rate"),
+  };
+}
+
+fanout::FollowGrowthConfig growth_config(const sim::ParamValues& v,
+                                         const social::FollowGraph& graph) {
+  fanout::FollowGrowthConfig gc;
+  gc.follow_events_per_s = v.rate_per_s("follow_events");
+  gc.grower_follows_per_s = v.rate_per_s("grower_follow_rate");
+  for (const auto& [id, name] : graph.named()) {
+    if (name.rfind("grower/", 0) == 0 || (v.flag("bots_grow") && name.rfind("bot/", 0) == 0)) {
+      gc.growers.push_back(id);
+    }
+  }
+  return gc;
 }
 
 std::unique_ptr<social::FollowGraph> draw_follow_graph(sim::Simulation& sim,

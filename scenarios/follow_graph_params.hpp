@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "models/fanout/follow_growth.hpp"
 #include "models/social/follow_graph.hpp"
 #include "models/social/population.hpp"
 #include "sim/params.hpp"
@@ -15,11 +16,21 @@
 namespace skysim::scenarios {
 
 // users, mean_follows, celebrity_followers, bots, bot_follows, follows_alpha, max_follows,
-// graph_seed.
+// graph_seed, growers, grower_follows.
 std::vector<sim::ParamSpec> follow_graph_params();
 
-// The population those parameters describe: one celebrity ("celebrity") and `bots` bots
-// ("bot/0", ...), follow counts exactly the drawn distribution.
+// The graph's change during a run (models/fanout/follow_growth.hpp): follow_events,
+// grower_follow_rate, bots_grow, with the given defaults (the fanout kind's are on, a fleet's
+// off).
+std::vector<sim::ParamSpec> graph_growth_params(const char* follow_events, const char* bots_grow);
+// Their FollowGrowthConfig: the rates, and the growers (every grower/i, and the bots if they
+// grow) in the graph's name order. The caller sets what the host decides (posts, background).
+fanout::FollowGrowthConfig growth_config(const sim::ParamValues& v,
+                                         const social::FollowGraph& graph);
+
+// The population those parameters describe: one celebrity ("celebrity"), `bots` bots
+// ("bot/0", ...) and `growers` growers ("grower/0", ...), follow counts exactly the drawn
+// distribution.
 social::PopulationSpec population_spec(const sim::ParamValues& v);
 
 // Draws the graph of `pop` for the host at `path`: seeded by graph_seed when it is pinned

@@ -5,7 +5,9 @@
 #include <map>
 #include <memory>
 
+#include "models/fanout/follow_count_store.hpp"
 #include "models/fanout/split_timelines.hpp"
+#include "models/fanout/staleness_audit.hpp"
 #include "models/social/follow_graph.hpp"
 #include "scenarios/model_registry.hpp"
 #include "sim/time.hpp"
@@ -29,6 +31,14 @@ struct FollowGraphStore {
   }
   // A cache of what the graph fixes: filling it changes no answer (hence mutable).
   mutable std::map<std::uint32_t, std::unique_ptr<fanout::SplitTimelines>> split_layouts;
+  // The system's sorted set of accounts above the limit (one Redis, domain.md §8.3): every
+  // fan-out instance's filter publishes into it and reloads its cache from it, and the graph's
+  // growth writes each new count into it. Shared state of the run, hence mutable.
+  mutable std::unique_ptr<fanout::FollowCountStore> follow_counts;
+  // The graph's change during the run, when a fanout-fleet runs it (its follow_events,
+  // bots_grow, growers): the true counts each instance's decisions are audited against. Null:
+  // the graph is fixed.
+  mutable const fanout::FollowTruth* growth = nullptr;
 };
 
 ServiceKind follow_graph_kind();

@@ -17,6 +17,7 @@
 #include "models/scylla/hot_shard_windows.hpp"
 #include "scenarios/scylla_config.hpp"
 #include "scenarios/scylla_service.hpp"
+#include "scenarios/staleness_metrics.hpp"
 #include "models/social/population.hpp"
 #include "scenarios/follow_graph_params.hpp"
 #include "scenarios/model_registry.hpp"
@@ -30,21 +31,9 @@ using sim::ParamType;
 std::vector<sim::ParamSpec> fanout_params() {
   // Follow graph (docs/models/social.md): the same declaration as the follow-graph kind's.
   std::vector<sim::ParamSpec> specs = follow_graph_params();
+  // The graph during the run (models/fanout/follow_growth.hpp): on by default.
+  for (sim::ParamSpec& p : graph_growth_params("100/s", "true")) specs.push_back(std::move(p));
   std::vector<sim::ParamSpec> own = {
-      // The graph during the run (models/fanout/follow_growth.hpp)
-      param("follow_events", ParamType::Rate, "follows/s", "100/s",
-            "ordinary users' new follows (assumption; firehose > 1,500 events/s of all kinds)", 0,
-            1e7),
-      param("growers", ParamType::Count, "", "0",
-            "follow-spree accounts added to the graph (grower/0..), growing from grower_follows",
-            0, 1e4),
-      param("grower_follows", ParamType::Count, "", "1500",
-            "follows of each grower at start (assumption: just below reasonable_limit)", 1, 1e9),
-      param("grower_follow_rate", ParamType::Rate, "follows/s", "1666/h",
-            "new follows of each grower and, with bots_grow, each bot (Bluesky PDS limit: 1,666 "
-            "records/h, docs.bsky.app rate-limits)", 0, 1e6),
-      param("bots_grow", ParamType::Bool, "", "true",
-            "the bots keep following at grower_follow_rate"),
       param("cache_refresh", ParamType::Duration, "", "30s",
             "period of each fan-out instance's reload of the high-follow set (§8.3: 30 s)", 2e6,
             8.64e13),
@@ -152,13 +141,7 @@ class FanoutInstance final : public Instance {
  public:
   FanoutInstance(World& w, const HostContext& ctx) : Instance(ctx), sim_(w.sim()) {
     const sim::ParamValues& v = ctx.params;
-    social::PopulationSpec pop = population_spec(v);
-    const auto growers = static_cast<std::uint32_t>(v.count("growers"));
-    for (std::uint32_t g = 0; g < growers; ++g) {
-      pop.bots.push_back({"grower/" + std::to_string(g),
-                          static_cast<std::uint32_t>(v.count("grower_follows"))});
-    }
-    graph_ = draw_follow_graph(sim_, path(), v, pop);
+    graph_ = draw_follow_graph(sim_, path(), v, population_spec(v));
     celebrity_ = graph_->id_of("celebrity");
 
     scylla::ScyllaConfig sc = scylla_config_from(v, ctx.scale);
@@ -206,17 +189,10 @@ class FanoutInstance final : public Instance {
     service_ = std::make_unique<fanout::FanoutService>(sim_, *cluster_, *graph_, fc);
     service_->set_trace_name(path());
     posts_per_followed_s_ = v.real("posts_per_followed_s");
-    fanout::FollowGrowthConfig gc;
-    gc.follow_events_per_s = v.rate_per_s("follow_events");
-    gc.grower_follows_per_s = v.rate_per_s("grower_follow_rate");
+    fanout::FollowGrowthConfig gc = growth_config(v, *graph_);
     gc.posts_per_followed_s = posts_per_followed_s_;
     gc.background_min_follows = kHyperMinFollows;
     gc.background_installed = posts_per_followed_s_ > 0;
-    for (const auto& [id, name] : graph_->named()) {
-      if (name.rfind("grower/", 0) == 0 || (v.flag("bots_grow") && name.rfind("bot/", 0) == 0)) {
-        gc.growers.push_back(id);
-      }
-    }
     growth_ = std::make_unique<fanout::FollowGrowth>(sim_, *cluster_, *graph_, *service_, gc);
     service_->set_page_filter(*growth_);  // the production filter, audited for staleness
     reader_rng_ = &sim_.stream(path() + "/readers");
@@ -270,43 +246,16 @@ class FanoutInstance final : public Instance {
                      : 1.0;
     });
     // Staleness of the high-follow cache (docs/fanout.md, "The graph during a run"), per class.
-    for (std::size_t c = 0; c < fanout::kUserClasses; ++c) {
-      const auto cls = static_cast<fanout::UserClass>(c);
-      const sim::Labels cl{{"host", path()}, {"class", std::string(fanout::class_name(cls))}};
-      w.metrics().counter_fn("fanout.stale_decisions", cl, [this, cls] {
-        return static_cast<double>(growth_->staleness(cls).stale_decisions);
-      });
-      w.metrics().counter_fn("fanout.stale_writes", cl, [this, cls] {
-        return static_cast<double>(growth_->staleness(cls).stale_kept);
-      });
-      w.metrics().gauge_fn("fanout.mean_factor_error", cl, [this, cls] {
-        const fanout::StalenessCounts& s = growth_->staleness(cls);
-        return s.decisions ? s.factor_error / static_cast<double>(s.decisions) : 0.0;
-      });
-    }
+    add_staleness_metrics(w.metrics(), path(), [this] { return std::vector{&growth_->audit()}; });
     // What the graph draw gave (a re-drawn graph differs in it; a pinned one does not).
     w.metrics().gauge_fn("fanout.graph_edges", labels,
                          [this] { return static_cast<double>(graph_->edges()); });
     w.metrics().counter_fn("fanout.follows_made", labels,
                            [this] { return static_cast<double>(growth_->follows_made()); });
-    w.metrics().gauge_fn("fanout.grower_delivered_fraction", labels, [this] {
-      std::uint64_t off = 0;
-      std::uint64_t del = 0;
-      for (const auto& g : growth_->growers()) {
-        off += g.offered;
-        del += g.delivered;
-      }
-      return off ? static_cast<double>(del) / static_cast<double>(off) : 1.0;
-    });
-    w.metrics().gauge_fn("fanout.grower_exact_fraction", labels, [this] {
-      std::uint64_t off = 0;
-      double exact = 0;
-      for (const auto& g : growth_->growers()) {
-        off += g.offered;
-        exact += g.expected_true;
-      }
-      return off ? exact / static_cast<double>(off) : 1.0;
-    });
+    w.metrics().gauge_fn("fanout.grower_delivered_fraction", labels,
+                         [this] { return growth_->grower_delivered_fraction(); });
+    w.metrics().gauge_fn("fanout.grower_exact_fraction", labels,
+                         [this] { return growth_->grower_exact_fraction(); });
     for (social::UserId u = 0; u < graph_->users(); ++u) {
       if (graph_->follow_count(u) > fc.reasonable_limit) {
         above_limit_.push_back(u);  // the only users a lossy filter can thin

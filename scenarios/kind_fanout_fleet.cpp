@@ -8,19 +8,26 @@
 // hyper-followers' rows are simulated, write by write and never scaled; the ordinary followers of
 // the same posts are the cluster's fluid `background_writes`. A row goes to its coordinator as a
 // request does: under the cluster's hot_keys, a row to a key hot at its node is coalesced there.
+// With follow_events, bots_grow or the graph's growers, the fleet also runs the graph's growth
+// during the run (models/fanout/follow_growth.hpp, as the fanout kind's): the follows go into the
+// follow-graph service's sorted set, the growers' new followees' posts are this fleet's rows, and
+// its decisions are audited against the true counts (a go-service's lossy_filter audits its own).
 #include <algorithm>
 #include <memory>
 #include <vector>
 
 #include "models/fanout/background_posts.hpp"
+#include "models/fanout/follow_growth.hpp"
 #include "models/fanout/hot_key_nodes.hpp"
 #include "models/fanout/instance_filter.hpp"
 #include "models/fanout/post_route.hpp"
+#include "scenarios/follow_graph_params.hpp"
 #include "scenarios/follow_graph_service.hpp"
 #include "scenarios/hyper_detector_service.hpp"
 #include "scenarios/param_builder.hpp"
 #include "scenarios/peer_service.hpp"
 #include "scenarios/scylla_service.hpp"
+#include "scenarios/staleness_metrics.hpp"
 
 namespace skysim::scenarios {
 namespace {
@@ -28,7 +35,7 @@ namespace {
 using sim::ParamType;
 
 std::vector<sim::ParamSpec> fleet_params() {
-  return {
+  std::vector<sim::ParamSpec> out = {
       param("graph", ParamType::String, "", "",
             "the follow-graph service of the same datacenter, declared above this one, whose "
             "accounts post"),
@@ -63,6 +70,12 @@ std::vector<sim::ParamSpec> fleet_params() {
             "(models/fanout/split_timelines.hpp); 0 = one timeline per user",
             0, 4e9),
   };
+  // The graph's change during the run (as the fanout kind's, off by default): the follows move
+  // the true counts in the system's sorted set, the growers' new followees' posts are this
+  // fleet's rows, and every page decision that reads the graph (this fleet's, a go-service's
+  // lossy_filter) is audited against the true counts (fanout.stale_*).
+  for (sim::ParamSpec& p : graph_growth_params("0/s", "false")) out.push_back(std::move(p));
+  return out;
 }
 
 fanout::InstanceFilterConfig filter_config(const sim::ParamValues& v) {
@@ -121,6 +134,30 @@ class FleetRoute final : public fanout::PostRoute {
   fanout::HotKeyNodes* hot_keys_;             // null: the cluster runs no hot-key detectors
 };
 
+// The fleet as the graph's growth host: its filter's limit, decision and cache, the system's
+// sorted set, and its own route for the growers' rows.
+class FleetGrowthHost final : public fanout::GrowthHost {
+ public:
+  FleetGrowthHost(fanout::InstanceFilter& filter, FleetRoute& route)
+      : filter_(filter), route_(route) {}
+  std::uint64_t reasonable_limit() const override { return filter_.reasonable_limit(); }
+  bool thins_pages() const override { return filter_.lossy(); }
+  fanout::FollowCountStore& store() override { return filter_.store(); }
+  const lossy::PageFilter& page_filter() const override { return filter_.decision(); }
+  std::shared_ptr<const lossy::FollowSnapshot> cache_snapshot() const override {
+    return filter_.cache().snapshot();
+  }
+  void filter_page(const social::UserId* page, std::size_t n, sim::Rng& page_r,
+                   std::vector<social::UserId>& out) override {
+    route_.filter_page(page, n, page_r, out);
+  }
+  void write_background_row(std::uint32_t partition) override { route_.write_row(partition); }
+
+ private:
+  fanout::InstanceFilter& filter_;
+  FleetRoute& route_;
+};
+
 class FanoutFleet final : public Instance {
  public:
   FanoutFleet(World& w, const HostContext& ctx) : Instance(ctx), sim_(w.sim()) {
@@ -136,7 +173,8 @@ class FanoutFleet final : public Instance {
                                   " partitions; the graph's timelines need " +
                                   std::to_string(needed));
     }
-    filter_ = std::make_unique<fanout::InstanceFilter>(sim_, *store_->graph, filter_config(v));
+    filter_ = std::make_unique<fanout::InstanceFilter>(sim_, *store_->graph, filter_config(v),
+                                                       store_->follow_counts.get());
     // The loader checked the peer's kind; a detector whose flag is off is none.
     fanout::HyperFollowerDetector* detector =
         v.string("detector").empty()
@@ -145,6 +183,8 @@ class FanoutFleet final : public Instance {
     hot_keys_ = scylla_hot_keys_of(peer_host(w, ctx, v.string("cluster")));
     route_ = std::make_unique<FleetRoute>(sim_, *filter_, *cluster_, split, detector, hot_keys_);
     if (hot_keys_) add_hot_key_metrics(w, v);
+    fanout::FollowGrowthConfig gc = growth_config(v, *store_->graph);
+    if (gc.follow_events_per_s > 0 || !gc.growers.empty()) build_growth(w, v, std::move(gc));
     const sim::Labels hyper = {{"class", "hyper"}, {"host", path()}};
     w.metrics().counter_fn("fanout.offered", hyper,
                            [this] { return posts_ ? double(posts_->offered()) : 0.0; });
@@ -168,6 +208,32 @@ class FanoutFleet final : public Instance {
                                      static_cast<std::uint32_t>(v.count("page_size")),
                                      path() + "/posts", path() + "/page_r"},
         static_cast<std::uint32_t>(v.count("min_follows")), v.real("posts_per_followed_s"));
+    if (growth_) growth_->start();  // after the filter and the background, as the kind's
+  }
+
+  // The graph's growth, run here (one per graph: its true counts are what every instance's
+  // decisions are audited against), this fleet's own decisions audited first.
+  void build_growth(World& w, const sim::ParamValues& v, fanout::FollowGrowthConfig gc) {
+    if (store_->growth != nullptr) {
+      throw std::invalid_argument("graph: the follow-graph service '" + v.string("graph") +
+                                  "' grows under another fanout-fleet already (one per graph)");
+    }
+    gc.posts_per_followed_s = v.real("posts_per_followed_s");
+    gc.background_min_follows = static_cast<std::uint32_t>(v.count("min_follows"));
+    gc.background_installed = gc.posts_per_followed_s > 0;
+    growth_host_ = std::make_unique<FleetGrowthHost>(*filter_, *route_);
+    growth_ = std::make_unique<fanout::FollowGrowth>(sim_, *cluster_, *store_->graph,
+                                                     *growth_host_, std::move(gc));
+    store_->growth = growth_.get();
+    filter_->audit_with(*growth_);
+    const sim::Labels host = {{"host", path()}};
+    w.metrics().counter_fn("fanout.follows_made", host,
+                           [this] { return double(growth_->follows_made()); });
+    w.metrics().gauge_fn("fanout.grower_delivered_fraction", host,
+                         [this] { return growth_->grower_delivered_fraction(); });
+    w.metrics().gauge_fn("fanout.grower_exact_fraction", host,
+                         [this] { return growth_->grower_exact_fraction(); });
+    add_staleness_metrics(w.metrics(), path(), [this] { return std::vector{filter_->audit()}; });
   }
 
   void handle(Request r) override { r.complete({false, "no_endpoint"}); }  // the loader refuses
@@ -223,6 +289,8 @@ class FanoutFleet final : public Instance {
   std::unique_ptr<fanout::InstanceFilter> filter_;
   std::unique_ptr<FleetRoute> route_;
   std::unique_ptr<fanout::BackgroundPosts> posts_;
+  std::unique_ptr<FleetGrowthHost> growth_host_;
+  std::unique_ptr<fanout::FollowGrowth> growth_;  // null: the graph is fixed
   fanout::HotKeyNodes* hot_keys_ = nullptr;  // the cluster's, under its hot_keys
   std::vector<social::UserId> bots_;         // the graph's named bots, sorted
 };

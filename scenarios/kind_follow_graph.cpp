@@ -36,6 +36,7 @@ class FollowGraphService final : public Instance {
     store_.graph = graph_.get();
     store_.page_fetch = ctx.params.duration("page_fetch");
     store_.hyper_follows = static_cast<std::uint64_t>(ctx.params.count("hyper_follows"));
+    store_.follow_counts = std::make_unique<fanout::FollowCountStore>();
     const sim::Labels host = {{"host", path()}};
     w.metrics().gauge_fn("graph.edges", host, [this] { return double(graph_->edges()); });
     w.metrics().gauge_fn("graph.users", host, [this] { return double(graph_->users()); });
@@ -78,8 +79,12 @@ ServiceKind follow_graph_kind() {
               throw std::invalid_argument("celebrity_followers: more than the " +
                                           std::to_string(v.count("users")) + " ordinary users");
             }
-            if (v.count("bot_follows") > v.count("users") + 1) {
+            if (v.count("bots") > 0 && v.count("bot_follows") > v.count("users") + 1) {
               throw std::invalid_argument("bot_follows: more accounts than the graph holds (" +
+                                          std::to_string(v.count("users") + 1) + ")");
+            }
+            if (v.count("growers") > 0 && v.count("grower_follows") > v.count("users") + 1) {
+              throw std::invalid_argument("grower_follows: more accounts than the graph holds (" +
                                           std::to_string(v.count("users") + 1) + ")");
             }
             population_spec(v).validate();

@@ -47,6 +47,7 @@
 #include "scenarios/param_builder.hpp"
 #include "scenarios/scylla_service.hpp"
 #include "scenarios/service_client.hpp"
+#include "scenarios/staleness_metrics.hpp"
 #include "sim/on_unwind.hpp"
 #include "sim/pool_allocator.hpp"
 #include "sim/sync.hpp"
@@ -201,6 +202,7 @@ class GoService final : public Instance {
   struct PageFilter {
     std::unique_ptr<fanout::InstanceFilter> filter;
     sim::Rng* page_r = nullptr;
+    const FollowGraphStore* store = nullptr;  // the graph whose growth audits it, if it grows
   };
   // What follower_pages counted, per class of follower (hyper: follows above the graph's
   // hyper_follows).
@@ -360,6 +362,7 @@ class GoService final : public Instance {
       clients_.push_back({spec.name, &spec, std::move(client)});
     }
     build_page_filters(w);
+    audit_page_filters(w);
     build_shard_queues(w);
     build_hot_caches(w);
     build_plans();
@@ -547,7 +550,9 @@ class GoService final : public Instance {
         cfg.refresh = s.params.duration("refresh");
         cfg.redis_rtt = s.params.duration("redis_rtt");
         PageFilter f;
-        f.filter = std::make_unique<fanout::InstanceFilter>(sim_, *store.graph, cfg);
+        f.filter = std::make_unique<fanout::InstanceFilter>(sim_, *store.graph, cfg,
+                                                            store.follow_counts.get());
+        f.store = &store;
         f.filter->start();
         f.page_r = &sim_.stream("go-service/" + path() + "/" + s.path + "/page_r");
         page_filters_.emplace(s.path, std::move(f));
@@ -650,6 +655,25 @@ class GoService final : public Instance {
     });
   }
 
+  // Every page filter of a growing graph (a fanout-fleet runs its growth, set up when the
+  // services were built) audited, and the audit's metrics registered once.
+  void audit_page_filters(World& w) {
+    bool any = false;
+    for (auto& [where, f] : page_filters_) {
+      if (!f.store->growth) continue;
+      if (!f.filter->audit()) f.filter->audit_with(*f.store->growth);
+      any = true;
+    }
+    if (!any || staleness_metrics_) return;
+    staleness_metrics_ = true;
+    add_staleness_metrics(w.metrics(), path(), [this] {
+      std::vector<const fanout::StalenessAudit*> out;
+      for (const auto& [where, f] : page_filters_) out.push_back(f.filter->audit());
+      for (const auto& old : old_filters_) out.push_back(old->audit());  // before a deploy
+      return out;
+    });
+  }
+
   MemcacheClient& memcache(const std::string& name) {
     for (auto& c : memcache_) {
       if (c.name == name) return c;
@@ -734,6 +758,7 @@ class GoService final : public Instance {
     for (auto& c : clients_)
       c.client->redeploy(dialer_for(*c.spec), service_client_config(*c.spec));
     build_page_filters(*world_);
+    audit_page_filters(*world_);
     build_shard_queues(*world_);
     build_hot_caches(*world_);
     for_each_step(*program_, [&](const Step& s) {
@@ -1626,6 +1651,7 @@ class GoService final : public Instance {
   // call steps' hot-key caches, by the step's path (a deploy's rebuild parks the old ones:
   // a goroutine of the old process may still hold its plan).
   std::map<std::string, std::unique_ptr<HotCache>, std::less<>> hot_caches_;
+  bool staleness_metrics_ = false;  // the lossy_filter steps' staleness audit registered
   std::vector<std::unique_ptr<HotCache>> old_hot_caches_;
   std::vector<std::unique_ptr<fanout::ShardQueue>> old_queues_;
   std::vector<std::shared_ptr<QueuedPost>> queued_posts_;

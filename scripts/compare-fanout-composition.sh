@@ -7,10 +7,13 @@
 #                                  [--policies full,lossy,on_read,lossy_on_read,shuffle_retry,split,detect_block,detect_limit,shard_queue,per_shard,hotkey] [--loads calm,steady,flare]
 # Loads as scripts/compare-fanout.sh: each hyper-follower's timeline writes/s over 300k follows
 # (calm 0.002, steady 0.00455, flare 0.0075 posts/s per followed account).
+# With --follow-growth 1s,30s,5m: the graph during a run instead (docs/fanout.md "The graph
+# during a run"), scenarios/follow-growth.yaml against scenarios/follow-growth-composed.yaml, one
+# variant per high-follow cache refresh (the fleet's and the service's cache in the composition).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seeds=1..8 jobs=2 out=compare-fanout-composition policies=full,lossy,on_read,lossy_on_read,shuffle_retry,split,detect_block,detect_limit,shard_queue,per_shard,hotkey
-loads=calm,steady,flare
+loads=calm,steady,flare growth=""
 skysim=${SKYSIM:-build/default/app/skysim}
 while (($#)); do
   case $1 in
@@ -19,6 +22,7 @@ while (($#)); do
     --out) out=$2; shift 2 ;;
     --policies) policies=$2; shift 2 ;;
     --loads) loads=$2; shift 2 ;;
+    --follow-growth) growth=$2; shift 2 ;;
     *) echo "$0: unknown argument '$1' (see the usage at the top)" >&2; exit 2 ;;
   esac
 done
@@ -33,8 +37,20 @@ fleet=datacenters.east.services.fleet.params
 db=datacenters.east.services.timelines.params
 det=datacenters.east.services.detector.params
 kind_variants=() comp_variants=()
+kind_file=scenarios/fanout-policies.yaml comp_file=scenarios/fanout-composed.yaml
+caption="policies ${policies} x loads ${loads}"
 IFS=, read -ra pols <<<"$policies"
 IFS=, read -ra lds <<<"$loads"
+if [[ -n $growth ]]; then
+  kind_file=scenarios/follow-growth.yaml comp_file=scenarios/follow-growth-composed.yaml
+  caption="follow-growth: refreshes ${growth}"
+  IFS=, read -ra refreshes <<<"$growth"
+  for r in "${refreshes[@]}"; do
+    kind_variants+=(--variant "refresh-$r: $kind.cache_refresh=$r")
+    comp_variants+=(--variant "refresh-$r: $fleet.cache_refresh=$r $pages.do.0.lossy_filter.refresh=$r")
+  done
+  lds=()  # no policy x load grid
+fi
 for load in "${lds[@]}"; do
   [[ -n ${ppf[$load]:-} ]] || { echo "$0: unknown load '$load' (calm, steady, flare)" >&2; exit 2; }
   for pol in "${pols[@]}"; do
@@ -63,14 +79,14 @@ for load in "${lds[@]}"; do
   done
 done
 start=$SECONDS
-"$skysim" compare scenarios/fanout-policies.yaml "${kind_variants[@]}" --seeds "$seeds" \
+"$skysim" compare "$kind_file" "${kind_variants[@]}" --seeds "$seeds" \
   --jobs "$jobs" --no-plots --out "$out/kind" >/dev/null
 kind_wall=$((SECONDS - start))
 start=$SECONDS
-"$skysim" compare scenarios/fanout-composed.yaml "${comp_variants[@]}" --seeds "$seeds" \
+"$skysim" compare "$comp_file" "${comp_variants[@]}" --seeds "$seeds" \
   --jobs "$jobs" --no-plots --out "$out/composed" >/dev/null
 comp_wall=$((SECONDS - start))
 python3 scripts/fanout_composition_table.py "$out/kind/runs.jsonl" "$out/composed/runs.jsonl" \
-  "policies ${policies} x loads ${loads} x seeds ${seeds}, --jobs ${jobs}: kind ${kind_wall} s," \
+  "${caption} x seeds ${seeds}, --jobs ${jobs}: kind ${kind_wall} s," \
   "composition ${comp_wall} s wall" >"$out/table.md"
 echo "compare-fanout-composition.sh: kind ${kind_wall} s, composition ${comp_wall} s; $out/table.md"

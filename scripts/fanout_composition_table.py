@@ -37,6 +37,15 @@ def ratio(num, den):
     return f
 
 
+def per_read(num, den):
+    """A per-read figure: 0 with no reads, as the kind's (a fraction's 1 with nothing offered is
+    ratio's)."""
+    def f(r):
+        a, b = num(r), den(r)
+        return None if a is None or b is None else (a / b if b else 0.0)
+    return f
+
+
 def fan(metric, cls, host=SVC):
     return f"{metric}{{class={cls},{host}}}"
 
@@ -47,7 +56,7 @@ DELIVERED_SVC = total(fan("fanout.delivered", "ordinary"), fan("fanout.delivered
 # A partition the client's hot-key cache answered (call hot_cache) is no database read, as in
 # the kind's db_reads_per_read.
 HOT_HITS = "call.hot_cache_hits{client=db," + SVC + "}"
-READS_PER_READ = ratio(
+READS_PER_READ = per_read(
     lambda r: None if r.get("fanout.read_partitions{" + SVC + "}") is None
     else r["fanout.read_partitions{" + SVC + "}"] - r.get(HOT_HITS, 0),
     m("fanout.reads{" + SVC + "}"))
@@ -71,13 +80,13 @@ FIGURES = [
            fan("fanout.delivered", "hyper", FLEET), "fanout.list_writes{" + SVC + "}"), 1, 0),
     ("reads/load", m("fanout.db_reads_per_read" + KH), READS_PER_READ, 1, 3),
     ("rows/load", m("fanout.rows_read_per_read" + KH),
-     lambda r: (ratio(m("fanout.read_rows{" + SVC + "}"), m("fanout.reads{" + SVC + "}"))(r)
+     lambda r: (per_read(m("fanout.read_rows{" + SVC + "}"), m("fanout.reads{" + SVC + "}"))(r)
                 if "fanout.read_rows{" + SVC + "}" in r
                 else None if READS_PER_READ(r) is None else ROWS * READS_PER_READ(r)), 1, 1),
     ("merges/load", m("fanout.merges_per_read" + KH),
-     lambda r: None if READS_PER_READ(r) is None else READS_PER_READ(r) - 1, 1, 3),
+     lambda r: None if READS_PER_READ(r) is None else max(READS_PER_READ(r) - 1, 0.0), 1, 3),
     ("retries/load", m("fanout.retries_per_read" + KH),
-     ratio(m("scylla.speculative_reads" + DB), m("fanout.reads{" + SVC + "}")), 1, 3),
+     per_read(m("scylla.speculative_reads" + DB), m("fanout.reads{" + SVC + "}")), 1, 3),
     ("busiest shard ops", m("scylla.max_shard_ops" + KH), m("scylla.max_shard_ops" + DB), 1, 0),
     ("delivered hyper", m("fanout.delivered_fraction_hyper" + KH),
      ratio(total(fan("fanout.delivered", "hyper"), fan("fanout.delivered", "hyper", FLEET)),
@@ -99,7 +108,7 @@ FIGURES = [
      1, 0),
     ("writes refused", m("fanout.detect_dropped" + KH), m("fanout.detect_dropped" + DET), 1, 0),
     ("hot cache hits/read", m("fanout.cache_hits_per_read" + KH),
-     ratio(m(HOT_HITS), m("fanout.reads{" + SVC + "}")), 1, 4),
+     per_read(m(HOT_HITS), m("fanout.reads{" + SVC + "}")), 1, 4),
     ("hot keys flagged", m("fanout.hotkey_keys_flagged" + KH), m("scylla.hotkey_keys_flagged" + DB),
      1, 1),
     ("hot bots flagged", m("fanout.hotkey_bots_flagged" + KH),
@@ -117,7 +126,20 @@ FIGURES = [
      m("scylla.hotkey_coalesce_delay_p99_ns" + DB), 1e6, 1),
     ("stale cached reads", m("fanout.hotkey_stale_reads" + KH),
      m("scylla.hotkey_stale_reads" + DB), 1, 0),
+    # The graph during the run: the fleet runs the growth; the service's and the fleet's
+    # decisions are audited apart and summed here (the kind audits all of them in one).
+    ("follows made", m("fanout.follows_made" + KH), m("fanout.follows_made{" + FLEET + "}"), 1, 0),
+    ("grower delivered", m("fanout.grower_delivered_fraction" + KH),
+     m("fanout.grower_delivered_fraction{" + FLEET + "}"), 1, 5),
+    ("grower exact", m("fanout.grower_exact_fraction" + KH),
+     m("fanout.grower_exact_fraction{" + FLEET + "}"), 1, 5),
 ]
+for _cls in ("grower", "heavy", "ordinary"):
+    for _name, _metric in (("stale decisions", "fanout.stale_decisions"),
+                           ("stale writes", "fanout.stale_writes")):
+        FIGURES.append((f"{_name} {_cls}", m(f"{_metric}{{class={_cls},host=east/timelines/0}}"),
+                        total(f"{_metric}{{class={_cls},{SVC}}}", f"{_metric}{{class={_cls},{FLEET}}}"),
+                        1, 0))
 
 # Student's t, 97.5 % quantile, by degrees of freedom (1.96 beyond 30).
 T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,

@@ -16,8 +16,9 @@ std::vector<lossy::FollowCountEntry> FollowCountStore::range_by_score(
 }
 
 HighFollowRefresher::HighFollowRefresher(sim::Simulation& sim, FollowCountStore& store,
-                                         lossy::HighFollowCache& cache, sim::Duration period)
-    : sim_(sim), store_(store), cache_(cache), period_(period) {
+                                         lossy::HighFollowCache& cache, sim::Duration period,
+                                         sim::Duration rtt)
+    : sim_(sim), store_(store), cache_(cache), period_(period), rtt_(rtt < 0 ? store.rtt() : rtt) {
   if (period <= 0) {
     throw std::invalid_argument("fanout: high-follow cache refresh period must be > 0");
   }
@@ -38,13 +39,13 @@ void HighFollowRefresher::on_event(sim::Simulation& sim) {
     cache_.load(std::move(in_flight_), sim.now());
     in_flight_.clear();
     reply_pending_ = false;
-    sim.schedule_in(period_ - store_.rtt() > 0 ? period_ - store_.rtt() : period_, *this);
+    sim.schedule_in(period_ - rtt_ > 0 ? period_ - rtt_ : period_, *this);
     return;
   }
   // The snapshot is taken when Redis executes the command; it arrives one rtt later.
   in_flight_ = store_.range_by_score(cache_.reasonable_limit() + 1);
   reply_pending_ = true;
-  sim.schedule_in(store_.rtt(), *this);
+  sim.schedule_in(rtt_, *this);
 }
 
 }  // namespace fanout

@@ -18,6 +18,9 @@ class FollowCountStore {
   explicit FollowCountStore(sim::Duration rtt = sim::kMillisecond) : rtt_(rtt) {}
 
   void zadd(std::uint32_t user, std::uint64_t follows) { scores_[user] = follows; }
+  // ZADD NX: only a member not there yet (an instance publishing the counts it was built with
+  // must not overwrite a newer one another wrote into a shared set).
+  void zadd_nx(std::uint32_t user, std::uint64_t follows) { scores_.emplace(user, follows); }
   void zrem(std::uint32_t user) { scores_.erase(user); }
   // Members with score >= min_score, in user order (the copy a reader receives).
   std::vector<lossy::FollowCountEntry> range_by_score(std::uint64_t min_score) const;
@@ -33,8 +36,10 @@ class FollowCountStore {
 // the snapshot into its cache, so lookups are in-memory and up to period + rtt stale.
 class HighFollowRefresher final : public sim::Handler {
  public:
+  // rtt < 0: the store's (one instance's link to Redis, else this one's).
   HighFollowRefresher(sim::Simulation& sim, FollowCountStore& store, lossy::HighFollowCache& cache,
-                      sim::Duration period = 30 * sim::kSecond);  // 30 s: domain.md §8.3
+                      sim::Duration period = 30 * sim::kSecond,  // 30 s: domain.md §8.3
+                      sim::Duration rtt = -1);
   // Loads once now (an instance starts with a fresh copy) and schedules the next refreshes.
   void start();
   void stop() { stopped_ = true; }
@@ -45,6 +50,7 @@ class HighFollowRefresher final : public sim::Handler {
   FollowCountStore& store_;
   lossy::HighFollowCache& cache_;
   sim::Duration period_;
+  sim::Duration rtt_;
   bool reply_pending_ = false;
   bool stopped_ = false;
   std::vector<lossy::FollowCountEntry> in_flight_;

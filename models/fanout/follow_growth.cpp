@@ -31,21 +31,61 @@ void FollowGrowthConfig::validate() const {
   }
 }
 
+namespace {
+// The fanout kind's service as the growth's host.
+class ServiceHost final : public GrowthHost {
+ public:
+  explicit ServiceHost(FanoutService& svc) : svc_(svc) {}
+  std::uint64_t reasonable_limit() const override { return svc_.config().reasonable_limit; }
+  bool thins_pages() const override { return svc_.policy().thins_pages(); }
+  FollowCountStore& store() override { return svc_.store(); }
+  const lossy::PageFilter& page_filter() const override { return svc_.page_filter(); }
+  std::shared_ptr<const lossy::FollowSnapshot> cache_snapshot() const override {
+    return svc_.follow_cache().snapshot();
+  }
+  void filter_page(const social::UserId* page, std::size_t n, sim::Rng& page_r,
+                   std::vector<social::UserId>& out) override {
+    svc_.filter_page(page, n, page_r, out);
+  }
+  void write_background_row(std::uint32_t partition) override {
+    svc_.write_background_row(partition);
+  }
+
+ private:
+  FanoutService& svc_;
+};
+}  // namespace
+
 FollowGrowth::FollowGrowth(sim::Simulation& sim, scylla::ScyllaCluster& cluster,
                            const social::FollowGraph& graph, FanoutService& svc,
                            FollowGrowthConfig cfg)
+    : FollowGrowth(sim, cluster, graph, std::make_unique<ServiceHost>(svc), nullptr,
+                   std::move(cfg)) {}
+
+FollowGrowth::FollowGrowth(sim::Simulation& sim, scylla::ScyllaCluster& cluster,
+                           const social::FollowGraph& graph, GrowthHost& host,
+                           FollowGrowthConfig cfg)
+    : FollowGrowth(sim, cluster, graph, nullptr, &host, std::move(cfg)) {}
+
+FollowGrowth::~FollowGrowth() = default;
+
+FollowGrowth::FollowGrowth(sim::Simulation& sim, scylla::ScyllaCluster& cluster,
+                           const social::FollowGraph& graph, std::unique_ptr<GrowthHost> owned,
+                           GrowthHost* host, FollowGrowthConfig cfg)
     : sim_(sim),
       cluster_(cluster),
       graph_(graph),
-      svc_(svc),
-      inner_(svc.page_filter()),
+      own_host_(std::move(owned)),
+      host_(host ? *host : *own_host_),
+      inner_(host_.page_filter()),
       cfg_((cfg.validate(), std::move(cfg))),
       follow_rng_(sim.stream("fanout/follow_growth")),
       post_rng_(sim.stream("fanout/grower_posts")),
       page_rng_(sim.stream("fanout/grower_page_r")),
       added_(graph.users(), 0),
-      class_(graph.users(), 0) {
-  const std::uint64_t limit = svc.config().reasonable_limit;
+      class_(graph.users(), 0),
+      audit_(inner_, [this] { return host_.cache_snapshot(); }, *this, host_.reasonable_limit()) {
+  const std::uint64_t limit = host_.reasonable_limit();
   for (social::UserId u = 0; u < graph.users(); ++u) {
     if (graph.follow_count(u) > limit) {
       class_[u] = static_cast<std::uint8_t>(UserClass::Heavy);
@@ -88,7 +128,7 @@ std::uint64_t FollowGrowth::true_follows(social::UserId u) const {
 }
 
 void FollowGrowth::start() {
-  const bool lossy_policy = svc_.policy().thins_pages();  // lossy and lossy_on_read
+  const bool lossy_policy = host_.thins_pages();  // lossy and lossy_on_read
   for (std::size_t i = 0; i < stats_.size() && cfg_.posts_per_followed_s > 0; ++i) {
     if (from_background_[i] == 0) {
       // Its timeline starts as a long history of its follows' posts through the filter left it.
@@ -116,8 +156,8 @@ void FollowGrowth::follow(social::UserId follower, social::UserId followee) {
   ++added_[follower];
   ++follows_made_;
   const std::uint64_t now_follows = true_follows(follower);
-  if (now_follows > svc_.config().reasonable_limit) {
-    svc_.store().zadd(follower, now_follows);  // the sorted set holds the true score
+  if (now_follows > host_.reasonable_limit()) {
+    host_.store().zadd(follower, now_follows);  // the sorted set holds the true score
   }
 }
 
@@ -199,19 +239,19 @@ void FollowGrowth::grower_post() {
     ++i;
   }
   GrowerStats& s = stats_[i];
-  const bool lossy_policy = svc_.policy().thins_pages();  // lossy and lossy_on_read
+  const bool lossy_policy = host_.thins_pages();  // lossy and lossy_on_read
   ++s.offered;
   s.expected_cached += lossy_policy ? inner_.keep_probability(s.user) : 1.0;
   s.expected_true +=
-      lossy_policy ? lossy::loss_factor(svc_.config().reasonable_limit, true_follows(s.user))
+      lossy_policy ? lossy::loss_factor(host_.reasonable_limit(), true_follows(s.user))
                    : 1.0;
   // The post's page holding the grower: one r for it, through the fan-out's own decision
   // (assumption: one grower per page; growers follow uniformly over millions of accounts).
   kept_.clear();
-  svc_.filter_page(&s.user, 1, page_rng_, kept_);
+  host_.filter_page(&s.user, 1, page_rng_, kept_);
   if (!kept_.empty()) {
     ++s.delivered;
-    svc_.write_background_row(s.user);
+    host_.write_background_row(s.user);
   }
   schedule_post();
 }
@@ -222,27 +262,27 @@ void FollowGrowth::filter(const social::UserId* page, std::size_t n, double page
     inner_.filter(page, n, page_r, out);
     return;
   }
-  const auto set = svc_.follow_cache().snapshot();  // the set the inner filter reads now
-  const std::uint64_t limit = svc_.config().reasonable_limit;
-  const auto error = [&](social::UserId u) {
-    return std::abs(lossy::loss_factor(limit, set->follows(u)) -
-                    lossy::loss_factor(limit, true_follows(u)));
-  };
-  const auto stale = [&](social::UserId u) { return error(u) != 0.0; };
-  const std::size_t before = out.size();
-  inner_.filter(page, n, page_r, out);
-  for (std::size_t i = 0; i < n; ++i) {
-    StalenessCounts& c = stale_[class_[page[i]]];
-    ++c.decisions;
-    const double e = error(page[i]);
-    c.stale_decisions += e != 0.0 ? 1 : 0;
-    c.factor_error += e;
+  audit_.filter(page, n, page_r, out);
+}
+
+double FollowGrowth::grower_delivered_fraction() const {
+  std::uint64_t offered = 0;
+  std::uint64_t delivered = 0;
+  for (const GrowerStats& g : stats_) {
+    offered += g.offered;
+    delivered += g.delivered;
   }
-  for (std::size_t i = before; i < out.size(); ++i) {
-    StalenessCounts& c = stale_[class_[out[i]]];
-    ++c.kept;
-    c.stale_kept += stale(out[i]) ? 1 : 0;
+  return offered ? static_cast<double>(delivered) / static_cast<double>(offered) : 1.0;
+}
+
+double FollowGrowth::grower_exact_fraction() const {
+  std::uint64_t offered = 0;
+  double exact = 0;
+  for (const GrowerStats& g : stats_) {
+    offered += g.offered;
+    exact += g.expected_true;
   }
+  return offered ? exact / static_cast<double>(offered) : 1.0;
 }
 
 double FollowGrowth::keep_probability(social::UserId u) const {

@@ -24,12 +24,14 @@
 // is also the fan-out's page filter (a decorator over the filter it was given): it lets the
 // inner filter decide and audits each decision against the true count at that instant -- a
 // decision is stale when loss_factor(cached count) != loss_factor(true count) -- per user class.
-#include <array>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
 #include "components/lossy/page_filter.hpp"
+#include "models/fanout/growth_host.hpp"
+#include "models/fanout/staleness_audit.hpp"
 #include "models/scylla/cluster.hpp"
 #include "models/social/follow_graph.hpp"
 #include "sim/rng.hpp"
@@ -59,20 +61,7 @@ struct FollowGrowthConfig {
   void validate() const;
 };
 
-enum class UserClass : std::uint8_t { Ordinary = 0, Heavy = 1, Grower = 2 };
-inline constexpr std::size_t kUserClasses = 3;
 std::string_view class_name(UserClass c);  // "ordinary", "heavy", "grower"
-
-// Per user class: page-filter decisions and rows kept, and of them those whose loss factor
-// came from a cached count whose factor differs from the true count's at that instant.
-struct StalenessCounts {
-  std::uint64_t decisions = 0;
-  std::uint64_t stale_decisions = 0;
-  std::uint64_t kept = 0;
-  std::uint64_t stale_kept = 0;
-  // Sum over decisions of |cached factor - true factor|: how far off, not only whether.
-  double factor_error = 0;
-};
 
 // One growing account over the run.
 struct GrowerStats {
@@ -87,13 +76,17 @@ struct GrowerStats {
   double expected_true = 0;
 };
 
-class FollowGrowth final : public lossy::PageFilter {
+class FollowGrowth final : public lossy::PageFilter, public FollowTruth {
  public:
-  // `svc` (over `cluster` and `graph`) must outlive this; its current page filter becomes the
-  // inner one. Call svc.set_page_filter(*this) before svc.start() and the background posts,
-  // and start() after both.
+  // `host` (over `cluster` and `graph`) must outlive this; its current page filter becomes the
+  // inner one. The fanout kind calls svc.set_page_filter(*this) before svc.start() and the
+  // background posts, and start() after both.
+  FollowGrowth(sim::Simulation& sim, scylla::ScyllaCluster& cluster,
+               const social::FollowGraph& graph, GrowthHost& host, FollowGrowthConfig cfg);
+  // The fanout kind's: over its FanoutService.
   FollowGrowth(sim::Simulation& sim, scylla::ScyllaCluster& cluster,
                const social::FollowGraph& graph, FanoutService& svc, FollowGrowthConfig cfg);
+  ~FollowGrowth() override;
   FollowGrowth(const FollowGrowth&) = delete;
   FollowGrowth& operator=(const FollowGrowth&) = delete;
 
@@ -108,18 +101,27 @@ class FollowGrowth final : public lossy::PageFilter {
     inner_.keep_probabilities(page, n, out);
   }
 
-  std::uint64_t true_follows(social::UserId u) const;
-  UserClass user_class(social::UserId u) const { return static_cast<UserClass>(class_[u]); }
-  std::uint64_t follows_made() const { return follows_made_; }
-  const StalenessCounts& staleness(UserClass c) const {
-    return stale_[static_cast<std::size_t>(c)];
+  std::uint64_t true_follows(social::UserId u) const override;
+  UserClass user_class(social::UserId u) const override {
+    return static_cast<UserClass>(class_[u]);
   }
+  std::uint64_t follows_made() const { return follows_made_; }
+  // The audit of the decisions made through this object (the fanout kind's page filter).
+  const StalenessCounts& staleness(UserClass c) const { return audit_.staleness(c); }
   const std::vector<GrowerStats>& growers() const { return stats_; }
+  // Over the growers' offered rows: the fraction delivered, and what exact counts would have
+  // delivered (1 with no rows offered yet).
+  double grower_delivered_fraction() const;
+  double grower_exact_fraction() const;
+  const StalenessAudit& audit() const { return audit_; }
   // Accounts followed by grower i during the run, in order (the graph's new edges).
   const std::vector<social::UserId>& new_followees(std::size_t i) const { return added_to_[i]; }
   const FollowGrowthConfig& config() const { return cfg_; }
 
  private:
+  FollowGrowth(sim::Simulation& sim, scylla::ScyllaCluster& cluster,
+               const social::FollowGraph& graph, std::unique_ptr<GrowthHost> owned,
+               GrowthHost* host, FollowGrowthConfig cfg);
   struct Process final : sim::Handler {
     FollowGrowth* owner = nullptr;
     void (FollowGrowth::*step)() = nullptr;
@@ -135,7 +137,8 @@ class FollowGrowth final : public lossy::PageFilter {
   sim::Simulation& sim_;
   scylla::ScyllaCluster& cluster_;
   const social::FollowGraph& graph_;
-  FanoutService& svc_;
+  std::unique_ptr<GrowthHost> own_host_;  // the FanoutService adapter, when built over one
+  GrowthHost& host_;
   const lossy::PageFilter& inner_;
   FollowGrowthConfig cfg_;
   sim::Rng& follow_rng_;
@@ -149,7 +152,7 @@ class FollowGrowth final : public lossy::PageFilter {
   std::vector<std::uint8_t> from_background_;  // per grower: base follows served elsewhere
   std::uint64_t follows_made_ = 0;
   bool post_scheduled_ = false;
-  mutable std::array<StalenessCounts, kUserClasses> stale_{};
+  StalenessAudit audit_;
   mutable std::vector<social::UserId> kept_;
   Process ordinary_;
   Process grower_;

@@ -18,6 +18,7 @@
 #include "components/lossy/page_filter.hpp"
 #include "models/fanout/follow_count_store.hpp"
 #include "models/fanout/keep_bound.hpp"
+#include "models/fanout/staleness_audit.hpp"
 #include "models/social/follow_graph.hpp"
 #include "sim/rng.hpp"
 #include "sim/simulation.hpp"
@@ -35,12 +36,16 @@ struct InstanceFilterConfig {
 
 class InstanceFilter {
  public:
-  InstanceFilter(sim::Simulation& sim, const social::FollowGraph& graph, InstanceFilterConfig cfg);
+  // `shared`: the sorted set of the whole system (a follow-graph service's, which the graph's
+  // growth writes), or null for a set of this instance's own. Must outlive this.
+  InstanceFilter(sim::Simulation& sim, const social::FollowGraph& graph, InstanceFilterConfig cfg,
+                 FollowCountStore* shared = nullptr);
   InstanceFilter(const InstanceFilter&) = delete;
   InstanceFilter& operator=(const InstanceFilter&) = delete;
 
-  // Publishes every account above the limit and loads the cache now; refreshes it every
-  // `refresh` until stop(). Nothing to do when not lossy.
+  // Publishes every account above the limit (into a shared set only those not in it: ZADD NX)
+  // and loads the cache now; refreshes it every `refresh` until stop(). Nothing to do when not
+  // lossy.
   void start();
   void stop() { refresher_.stop(); }
 
@@ -52,17 +57,27 @@ class InstanceFilter {
   }
   bool lossy() const { return cfg_.lossy; }
   const lossy::HighFollowCache& cache() const { return cache_; }
+  std::uint64_t reasonable_limit() const { return cfg_.reasonable_limit; }
+  // The production decision alone (what a grower's timeline starts from), and the set it reads.
+  const lossy::PageFilter& decision() const { return filter_; }
+  FollowCountStore& store() { return store_; }
+  // Every later decision audited against `truth` (the graph's growth); its counts per class.
+  void audit_with(const FollowTruth& truth);
+  const StalenessAudit* audit() const { return audit_.get(); }
   // "" or a follower kept less often than its loss factor allows.
   std::string keep_bound_error() { return keep_bound_.check(); }
 
  private:
   const social::FollowGraph& graph_;
   InstanceFilterConfig cfg_;
-  FollowCountStore store_;
+  FollowCountStore own_store_;
+  FollowCountStore& store_;
+  bool shared_store_;
   lossy::HighFollowCache cache_;
   HighFollowRefresher refresher_;
   lossy::CacheFilter filter_;
   KeepBound keep_bound_;
+  std::unique_ptr<StalenessAudit> audit_;  // null: decisions unaudited
   std::vector<double> keep_q_;  // one page's keep probabilities (scratch)
 };
 

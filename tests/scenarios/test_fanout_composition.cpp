@@ -548,6 +548,62 @@ TEST_CASE("fan-out composition: hotkey flags the bots' timelines at their nodes,
   CHECK(v(uncached, "scylla.hotkey_keys_flagged") == 3);
 }
 
+namespace {
+// The fanout kind's growth workload (test_follow_growth.cpp) as parts: four growers from 1,500
+// follows, 10 new follows/s each (a fast grower), every followee posting 0.02/s, the fleet
+// lossy with its cache reloaded every REFRESH, 10 min; only the growers follow.
+std::string growth_world(const std::string& refresh) {
+  std::string w = small_world("true", "100", "lossy", "600s");
+  w = replace(w, "bots: 2, bot_follows: 5k, graph_seed: 7}",
+              "bots: 2, bot_follows: 5k, graph_seed: 7, growers: 4, grower_follows: 1500}");
+  w = replace(w, "partitions: 21k}", "partitions: 21k, background_writes: 1k/s}");
+  w = replace(w, "posts_per_followed_s: 0.01, min_follows: 4000,",
+              "posts_per_followed_s: 0.02, min_follows: 4000, follow_events: 0/s, "
+              "grower_follow_rate: 10/s, cache_refresh: " + refresh + ",");
+  return w;
+}
+
+// The row-weighted mean of the cached factor for c(t) = 1,500 + 10 t, the cache reloaded every
+// `period` (1 ms steps): what the fanout kind's test predicts (test_follow_growth.cpp).
+double predicted_growth(double period_s) {
+  double num = 0, den = 0;
+  for (double t = 0; t < 600; t += 1e-3) {
+    const double c = 1'500 + 10 * t;
+    const double cached = 1'500 + 10 * std::floor(t / period_s) * period_s;
+    num += c * (cached > 2'000 ? 2'000 / cached : 1.0);
+    den += c;
+  }
+  return num / den;
+}
+}  // namespace
+
+TEST_CASE("fan-out composition: the graph grows under the fleet; its growers get what the "
+          "cache's lag predicts, and every instance's decisions are audited") {
+  const char* fleet = "host=east/fleet/0";
+  double delivered[3];
+  const char* refreshes[3] = {"1s", "30s", "300s"};
+  const double periods[3] = {1, 30, 300};
+  for (int i = 0; i < 3; ++i) {
+    Ran r = run_scenario_text(growth_world(refreshes[i]));
+    REQUIRE(r.result.invariants_hold());
+    // 4 growers x 10/s x 600 s of follows, Poisson.
+    const double follows = r.value(std::string("fanout.follows_made{") + fleet + "}");
+    CHECK(std::abs(follows - 24'000) < 5 * std::sqrt(24'000.0));
+    delivered[i] = r.value(std::string("fanout.grower_delivered_fraction{") + fleet + "}");
+    const double p = predicted_growth(periods[i]);
+    INFO("refresh " << refreshes[i] << ": delivered " << delivered[i] << ", predicted " << p);
+    CHECK(std::abs(delivered[i] - p) < 0.02);
+    // Every grower row was a decision of the fleet's audited filter; a growing count is stale
+    // between reloads.
+    CHECK(r.value(std::string("fanout.stale_decisions{class=grower,") + fleet + "}") > 0);
+    // The service's lossy_filter reads the same sorted set and is audited too (its metrics
+    // exist: the celebrity's one post at +1 s, before any grower crossed the limit).
+    CHECK(r.run->metrics().contains("fanout.stale_decisions{class=grower,host=east/fanout/0}"));
+  }
+  CHECK(delivered[0] < delivered[1]);
+  CHECK(delivered[1] < delivered[2]);
+}
+
 TEST_CASE("fan-out composition: wiring errors name the file:line") {
   const std::string ok = small_world();
   REQUIRE(errors_of(ok) == "OK");
@@ -618,6 +674,16 @@ TEST_CASE("fan-out composition: wiring errors name the file:line") {
         run_scenario_text(replace(hk, "endpoint: read, key: uniform, keys: 1, hot_cache",
                                   "endpoint: write, key: uniform, keys: 1, hot_cache")),
         Catch::Contains("keeps replies to reads (endpoint: read), not 'write'"));
+  }
+  SECTION("one fleet runs a graph's growth") {
+    std::string two = replace(ok, "      fanout:\n", R"(      fleet2:
+        kind: fanout-fleet
+        params: {graph: graph, cluster: timelines, bots_grow: true}
+      fanout:
+)");
+    two = replace(two, "min_follows: 4000,", "min_follows: 4000, bots_grow: true,");
+    CHECK_THROWS_WITH(run_scenario_text(two),
+                      Catch::Contains("grows under another fanout-fleet already"));
   }
   SECTION("a lossy_filter inside the per-follower goroutines") {
     auto e = errors_of(replace(ok, "                          - call:",
