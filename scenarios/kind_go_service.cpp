@@ -695,7 +695,8 @@ class GoService final : public Instance {
     auto state = sim::make_pooled<RequestState>();
     state->size_bytes = r.size_bytes;
     state->client = std::move(r.client);
-    go_.go(serve(std::move(state), std::move(r.done), it->first, it->second));
+    go_.go_process(
+        serve(go_.incarnation(), std::move(state), std::move(r.done), it->first, it->second));
   }
 
   void set(std::string_view name, const sim::ParamValue& v) override {
@@ -946,10 +947,13 @@ class GoService final : public Instance {
     throw std::logic_error("go-service " + path() + ": no client " + name);  // loader checks
   }
 
-  // A request's goroutine: its steps, then the answer through `done` (Request::done).
-  sim::Task<> serve(std::shared_ptr<RequestState> state,
-                    std::function<void(const Response&)> done, const std::string& handler,
-                    const std::vector<Step>& steps) {
+  // A request's goroutine: its steps, then the answer through `done` (Request::done). A
+  // process of its own (GoProcess::go_process), started in incarnation `inc`: one frame per
+  // request, not a wrapper's and this one's.
+  sim::Process serve(std::uint64_t inc, std::shared_ptr<RequestState> state,
+                     std::function<void(const Response&)> done, const std::string& handler,
+                     const std::vector<Step>& steps) {
+    auto g = co_await go_.enter(inc);
     const sim::Time began = sim_.now();
     HandlerMetrics& hm = handlers_.at(handler);
     // A goroutine killed with its process leaves its caller an answer.

@@ -50,10 +50,7 @@ Goroutine::~Goroutine() {
 namespace {
 sim::Process goroutine_main(GoProcess& go, std::uint64_t incarnation, sim::Task<> body,
                             std::int64_t stack_used) {
-  if (go.incarnation() != incarnation) {
-    throw sim::Cancelled{};  // spawned by a process that crashed before this goroutine ran
-  }
-  auto g = co_await go.goroutine(stack_used);
+  auto g = co_await go.enter(incarnation, stack_used);
   co_await std::move(body);
 }
 }  // namespace
@@ -128,13 +125,20 @@ GoProcess::GoroutineAwaiter GoProcess::goroutine(std::int64_t stack_used) {
   return GoroutineAwaiter{this, stack_used};
 }
 
+GoProcess::GoroutineAwaiter GoProcess::enter(std::uint64_t incarnation, std::int64_t stack_used) {
+  return GoroutineAwaiter{this, stack_used, true, incarnation};
+}
+
 sim::ProcessHandle GoProcess::go(sim::Task<> body, std::int64_t stack_used) {
+  return go_process(goroutine_main(*this, incarnation_, std::move(body), stack_used));
+}
+
+sim::ProcessHandle GoProcess::go_process(sim::Process body) {
   if (!alive_) {
     throw std::logic_error("goruntime: go statement while process '" + cfg_.name +
                            "' is down (check alive())");
   }
-  return sim_.spawn(goroutine_main(*this, incarnation_, std::move(body), stack_used),
-                    kind_goroutine_);
+  return sim_.spawn(std::move(body), kind_goroutine_);
 }
 
 namespace {

@@ -103,6 +103,14 @@ class GoProcess {
   GoroutineAwaiter goroutine(std::int64_t stack_used = -1);
   // `go f()`: spawns `body` as a new counted goroutine.
   sim::ProcessHandle go(sim::Task<> body, std::int64_t stack_used = -1);
+  // `go f()` for a goroutine written as a process of its own, whose first statement is
+  // `auto g = co_await go.enter(inc)` with `inc` the incarnation() it was started in: the same
+  // goroutine as go(body) with one coroutine frame fewer (a handler's request goroutine, which
+  // an overload parks by the hundred thousand).
+  sim::ProcessHandle go_process(sim::Process body);
+  // That first statement: registers the goroutine as goroutine() does, or unwinds it when the
+  // process it was started in has died since (as go()'s own wrapper does).
+  GoroutineAwaiter enter(std::uint64_t incarnation, std::int64_t stack_used = -1);
   // The same, as the starter an errgroup::Group takes: `errgroup::Group g(sim, go.launcher());`
   std::function<void(sim::Task<>)> launcher() {
     return [this](sim::Task<> body) { go(std::move(body)); };
@@ -387,6 +395,8 @@ class GoProcess {
 struct GoProcess::GoroutineAwaiter {
   GoProcess* go;
   std::int64_t stack_used;
+  bool check_incarnation = false;  // enter(): started in this incarnation?
+  std::uint64_t incarnation = 0;
   sim::ProcState* p = nullptr;
   bool await_ready() const noexcept { return false; }
   template <class P>
@@ -394,7 +404,12 @@ struct GoProcess::GoroutineAwaiter {
     p = sim::process_of(h);
     return false;  // never suspends: it only learns which process is asking
   }
-  Goroutine await_resume() { return Goroutine(go, p, stack_used); }
+  Goroutine await_resume() {
+    if (check_incarnation && go->incarnation() != incarnation) {
+      throw sim::Cancelled{};  // started by a process that crashed before this goroutine ran
+    }
+    return Goroutine(go, p, stack_used);
+  }
 };
 
 // With a core free the slice runs at full speed to its end, even if the host fills up

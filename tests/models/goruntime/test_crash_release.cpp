@@ -123,3 +123,47 @@ TEST_CASE("a crash gives back everything its goroutines held, in every state the
   CHECK(go.invariants_hold());
   sim.shutdown();
 }
+
+namespace {
+// A goroutine written as a process of its own (GoProcess::go_process), as a go-service's
+// request goroutine is: enter() is its first statement.
+Process own_goroutine(GoProcess& go, std::uint64_t inc, Tally& t) {
+  auto g = co_await go.enter(inc);
+  Held h(t);
+  co_await sim::sleep(kMillisecond);
+  ++t.finished;
+}
+}  // namespace
+
+TEST_CASE("go_process: a goroutine of its own is counted while it runs, and one started just "
+          "before a crash never runs") {
+  Simulation sim(3);
+  GoConfig cfg;
+  cfg.cores = 2;
+  cfg.restart_delay = kSecond;
+  GoProcess go(sim, cfg);
+  Tally t;
+  const std::int64_t before = go.goroutines();
+  go.go_process(own_goroutine(go, go.incarnation(), t));
+  CHECK(go.goroutines() == before);  // `go` queues it; it counts once it runs
+  sim.run_until(kMicrosecond);
+  CHECK(go.goroutines() == before + 1);
+  CHECK(t.held == 1);
+  sim.run_until(2 * kMillisecond);
+  CHECK(t.finished == 1);
+  CHECK(go.goroutines() == before);
+  // Started, then the process dies before the goroutine's first instant: it unwinds at its
+  // enter(), runs nothing and holds nothing; the restarted process does not count it.
+  go.go_process(own_goroutine(go, go.incarnation(), t));
+  go.kill();
+  sim.run_until(3 * kSecond);
+  CHECK(go.alive());
+  CHECK(t.finished == 1);
+  CHECK(t.held == 0);
+  CHECK(go.goroutines() == 0);
+  // A goroutine of the new incarnation runs.
+  go.go_process(own_goroutine(go, go.incarnation(), t));
+  sim.run_until(4 * kSecond);
+  CHECK(t.finished == 2);
+  sim.shutdown();
+}
