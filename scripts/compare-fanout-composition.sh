@@ -10,10 +10,13 @@
 # With --follow-growth 1s,30s,5m: the graph during a run instead (docs/fanout.md "The graph
 # during a run"), scenarios/follow-growth.yaml against scenarios/follow-growth-composed.yaml, one
 # variant per high-follow cache refresh (the fleet's and the service's cache in the composition).
+# With --whole-system: scenarios/shared-cluster.yaml (the fanout kind on the data plane's
+# cluster) against scenarios/shared-cluster-composed.yaml (every part composed), their four
+# variants (docs/whole-system.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seeds=1..8 jobs=2 out=compare-fanout-composition policies=full,lossy,on_read,lossy_on_read,shuffle_retry,split,detect_block,detect_limit,shard_queue,per_shard,hotkey
-loads=calm,steady,flare growth=""
+loads=calm,steady,flare growth="" whole=""
 skysim=${SKYSIM:-build/default/app/skysim}
 while (($#)); do
   case $1 in
@@ -23,6 +26,7 @@ while (($#)); do
     --policies) policies=$2; shift 2 ;;
     --loads) loads=$2; shift 2 ;;
     --follow-growth) growth=$2; shift 2 ;;
+    --whole-system) whole=1; shift ;;
     *) echo "$0: unknown argument '$1' (see the usage at the top)" >&2; exit 2 ;;
   esac
 done
@@ -50,6 +54,14 @@ if [[ -n $growth ]]; then
     comp_variants+=(--variant "refresh-$r: $fleet.cache_refresh=$r $pages.do.0.lossy_filter.refresh=$r")
   done
   lds=()  # no policy x load grid
+elif [[ -n $whole ]]; then
+  kind_file=scenarios/shared-cluster.yaml comp_file=scenarios/shared-cluster-composed.yaml
+  caption="whole system: variants full,lossy,full_no_outage,lossy_no_outage"
+  for v in full lossy full_no_outage lossy_no_outage; do
+    kind_variants+=(--variant "$v: variant=$v")
+    comp_variants+=(--variant "$v: variant=$v")
+  done
+  lds=()
 fi
 for load in "${lds[@]}"; do
   [[ -n ${ppf[$load]:-} ]] || { echo "$0: unknown load '$load' (calm, steady, flare)" >&2; exit 2; }
@@ -87,6 +99,7 @@ start=$SECONDS
   --jobs "$jobs" --no-plots --out "$out/composed" >/dev/null
 comp_wall=$((SECONDS - start))
 python3 scripts/fanout_composition_table.py "$out/kind/runs.jsonl" "$out/composed/runs.jsonl" \
+  ${whole:+--whole-system} \
   "${caption} x seeds ${seeds}, --jobs ${jobs}: kind ${kind_wall} s," \
   "composition ${comp_wall} s wall" >"$out/table.md"
 echo "compare-fanout-composition.sh: kind ${kind_wall} s, composition ${comp_wall} s; $out/table.md"

@@ -4,7 +4,8 @@ variant, a row per figure with the kind's and the composition's mean [95 % CI] o
 and whether the two intervals overlap. Figures the composition spreads over several services
 (the service's deliveries and the fleet's) are summed per run first, so their intervals are
 those of the sums. Usage: fanout_composition_table.py KIND/runs.jsonl COMPOSED/runs.jsonl
-["caption"]"""
+["caption"] [--whole-system]
+(--whole-system: scenarios/shared-cluster.yaml against scenarios/shared-cluster-composed.yaml)"""
 import json
 import math
 import statistics
@@ -141,6 +142,43 @@ for _cls in ("grower", "heavy", "ordinary"):
                         total(f"{_metric}{{class={_cls},{SVC}}}", f"{_metric}{{class={_cls},{FLEET}}}"),
                         1, 0))
 
+# The whole system (scenarios/shared-cluster.yaml, the fanout kind on a shared cluster, against
+# scenarios/shared-cluster-composed.yaml, every part composed): the data plane's figures and the
+# fan-out's, with --whole-system.
+API = "{client=appview,endpoint=get_post}"
+WFAN = "{host=east/fanout/0}"      # the kind's host there, and the composition's go-service
+WDB = "{host=east/timeline/0}"     # the shared cluster
+WFLEET = "host=east/fleet/0"
+WHOLE_SYSTEM = [
+    ("get_post P99 ms", m("requests.latency_ns" + API + ".p99"),
+     m("requests.latency_ns" + API + ".p99"), 1e6, 1),
+    ("get_post failed", m("requests.failed" + API), m("requests.failed" + API), 1, 0),
+    ("Scylla reads", m("scylla.read_latency_ns" + WDB + ".count"),
+     m("scylla.read_latency_ns" + WDB + ".count"), 1, 0),
+    ("Scylla read P50 ms", m("scylla.read_latency_ns" + WDB + ".p50"),
+     m("scylla.read_latency_ns" + WDB + ".p50"), 1e6, 2),
+    ("Scylla read P99 ms", m("scylla.read_latency_ns" + WDB + ".p99"),
+     m("scylla.read_latency_ns" + WDB + ".p99"), 1e6, 1),
+    ("db client timeouts", m("client.timeouts{client=db,host=east/api/0}"),
+     m("client.timeouts{client=db,host=east/api/0}"), 1, 0),
+    ("hot shards", m("fanout.hot_shards_distinct" + WFAN), m("scylla.hot_shards_distinct" + WDB),
+     1, 1),
+    ("write P99 ms", m("fanout.write_p99_ns" + WFAN), m("scylla.write_latency_ns" + WDB + ".p99"),
+     1e6, 1),
+    ("page P99 ms", m("fanout.page_p99_ns" + WFAN), m("fanout.page_duration_ns" + WFAN + ".p99"),
+     1e6, 1),
+    ("timeline writes", m("fanout.timeline_writes" + WFAN),
+     total("fanout.delivered{class=ordinary,host=east/fanout/0}",
+           "fanout.delivered{class=hyper,host=east/fanout/0}"), 1, 0),
+    ("delivered hyper", m("fanout.delivered_fraction_hyper" + WFAN),
+     ratio(total("fanout.delivered{class=hyper,host=east/fanout/0}",
+                 "fanout.delivered{class=hyper," + WFLEET + "}"),
+           total("fanout.offered{class=hyper,host=east/fanout/0}",
+                 "fanout.offered{class=hyper," + WFLEET + "}")), 1, 4),
+    ("posts done", m("requests.ok{client=celebrity-posts,endpoint=post}"),
+     m("requests.ok{client=celebrity-posts,endpoint=post}"), 1, 2),
+]
+
 # Student's t, 97.5 % quantile, by degrees of freedom (1.96 beyond 30).
 T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
         2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
@@ -182,10 +220,12 @@ def cell(runs, value, div, digits):
 
 
 def main():
+    figures = WHOLE_SYSTEM if "--whole-system" in sys.argv[1:] else FIGURES
     args = [a for a in sys.argv[1:] if a.endswith(".jsonl")]
     if len(args) != 2:
         sys.exit(__doc__)
-    caption = " ".join(a for a in sys.argv[1:] if not a.endswith(".jsonl"))
+    caption = " ".join(a for a in sys.argv[1:]
+                       if not a.endswith(".jsonl") and a != "--whole-system")
     order, kind = read_runs(args[0])
     _, comp = read_runs(args[1])
     if caption:
@@ -194,7 +234,7 @@ def main():
         print(f"**{label}** (kind n = {len(kind[label])}, composition n = {len(comp.get(label, []))})\n")
         print("| figure | fanout kind | composition | CIs overlap |")
         print("|---|---|---|---|")
-        for name, kv, cv, div, digits in FIGURES:
+        for name, kv, cv, div, digits in figures:
             k, ki = cell(kind[label], kv, div, digits)
             c, ci = cell(comp.get(label, []), cv, div, digits)
             overlap = "—" if ki is None or ci is None else (

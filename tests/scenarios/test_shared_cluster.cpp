@@ -15,6 +15,22 @@ using skysim::scenarios::testing::run_scenario_text;
 
 namespace {
 
+// The data plane: `api` reads random partitions of `timeline` at 500/s.
+const std::string kDataPlane = R"(      api:
+        kind: go-service
+        program:
+          clients:
+            db: {target: timeline, driver: gocql, rtt: 0s, timeout: 1s}
+          handlers:
+            get:
+              - call: {client: db, endpoint: read}
+sources:
+  readers:
+    from: east
+    target: api.get
+    rate: 500/s
+)";
+
 // 4 nodes x 4 shards; two bots follow 10k accounts posting 0.3/s each: 3,000 writes/s into
 // each bot's timeline, whose RF=3 replicas make 6 hot shards. `api` reads random partitions
 // of the same cluster at 500/s.
@@ -40,20 +56,7 @@ datacenters:
   east:
     services:
 )" + (scylla_first ? scylla + fanout : fanout + scylla) +
-         R"(      api:
-        kind: go-service
-        program:
-          clients:
-            db: {target: timeline, driver: gocql, rtt: 0s, timeout: 1s}
-          handlers:
-            get:
-              - call: {client: db, endpoint: read}
-sources:
-  readers:
-    from: east
-    target: api.get
-    rate: 500/s
-)";
+         kDataPlane;
 }
 
 Ran run_checked(const std::string& text) {
@@ -122,4 +125,43 @@ TEST_CASE("shared cluster: a wrong `cluster:` is one located error", "[scenario]
   CHECK_THAT(build_error(shared("          cluster: timeline\n", "1k")),
              Catch::Contains("set its partitions: to at least"));
   CHECK(errors_of(shared("          cluster: timeline\n")) == "OK");
+}
+
+namespace {
+// The same world with the fan-out as parts (scenarios/shared-cluster-composed.yaml's shape):
+// the graph, and the fleet writing the bots' timelines into `timeline` under POLICY; the
+// cluster counts its hot shards itself.
+std::string shared_composed(const std::string& policy) {
+  return R"(name: t
+epoch: 2026-04-06T00:00:00Z
+duration: 20s
+datacenters:
+  east:
+    services:
+      timeline:
+        kind: scylla
+        params: {nodes: 4, shards_per_node: 4, partitions: 60k, hot_window: 10s}
+      graph:
+        kind: follow-graph
+        params: {users: 20k, celebrity_followers: 10k, bots: 2, bot_follows: 10k, graph_seed: 7}
+      fleet:
+        kind: fanout-fleet
+        params: {graph: graph, cluster: timeline, posts_per_followed_s: 0.3, min_follows: 5000,
+                 policy: )" +
+         policy + "}\n" + kDataPlane;
+}
+}  // namespace
+
+TEST_CASE("shared cluster, every part composed: the fleet's hot shards slow the data plane's "
+          "reads, and its lossy filter takes them away",
+          "[scenario][fanout][scylla]") {
+  Ran full = run_checked(shared_composed("full"));
+  Ran lossy = run_checked(shared_composed("lossy"));
+  // As the fanout kind's (above): each bot's 3,000 writes/s make its timeline's RF=3 replicas
+  // hot, 6 shards; under lossy, none.
+  CHECK(full.value("scylla.hot_shards_max{host=east/timeline/0}") == 6);
+  CHECK(lossy.value("scylla.hot_shards_max{host=east/timeline/0}") == 0);
+  INFO("read p99 ms: full " << read_p99_ms(full) << ", lossy " << read_p99_ms(lossy));
+  CHECK(read_p99_ms(full) > 100);
+  CHECK(read_p99_ms(lossy) < 5);
 }
