@@ -12,11 +12,12 @@
 # variant per high-follow cache refresh (the fleet's and the service's cache in the composition).
 # With --whole-system: scenarios/shared-cluster.yaml (the fanout kind on the data plane's
 # cluster) against scenarios/shared-cluster-composed.yaml (every part composed), their four
-# variants (docs/whole-system.md).
+# variants (docs/whole-system.md). With --hot-shard: scenarios/hot-shard.yaml against
+# scenarios/hot-shard-composed.yaml, full and lossy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seeds=1..8 jobs=2 out=compare-fanout-composition policies=full,lossy,on_read,lossy_on_read,shuffle_retry,split,detect_block,detect_limit,shard_queue,per_shard,hotkey
-loads=calm,steady,flare growth="" whole=""
+loads=calm,steady,flare growth="" whole="" hot=""
 skysim=${SKYSIM:-build/default/app/skysim}
 while (($#)); do
   case $1 in
@@ -27,6 +28,7 @@ while (($#)); do
     --loads) loads=$2; shift 2 ;;
     --follow-growth) growth=$2; shift 2 ;;
     --whole-system) whole=1; shift ;;
+    --hot-shard) hot=1; shift ;;
     *) echo "$0: unknown argument '$1' (see the usage at the top)" >&2; exit 2 ;;
   esac
 done
@@ -59,6 +61,14 @@ elif [[ -n $whole ]]; then
   caption="whole system: variants full,lossy,full_no_outage,lossy_no_outage"
   for v in full lossy full_no_outage lossy_no_outage; do
     kind_variants+=(--variant "$v: variant=$v")
+    comp_variants+=(--variant "$v: variant=$v")
+  done
+  lds=()
+elif [[ -n $hot ]]; then
+  kind_file=scenarios/hot-shard.yaml comp_file=scenarios/hot-shard-composed.yaml
+  caption="hot-shard: policies full,lossy"
+  for v in full lossy; do
+    kind_variants+=(--variant "$v: $kind.policy=$v")
     comp_variants+=(--variant "$v: variant=$v")
   done
   lds=()
