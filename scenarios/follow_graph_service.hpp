@@ -1,9 +1,11 @@
 #pragma once
 // The `follow-graph` kind's store, for what reads it: a go-service's graph client
 // (`follower_pages` walks an author's followers through it) and the `fanout-fleet` kind.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <vector>
 
 #include "models/fanout/follow_count_store.hpp"
 #include "models/fanout/split_timelines.hpp"
@@ -22,6 +24,9 @@ struct FollowGraphStore {
   // Accounts that follow more than this are the hyper-followers of the delivery metrics.
   std::uint64_t hyper_follows = 0;
   bool hyper(social::UserId u) const { return graph->follow_count(u) > hyper_follows; }
+  // The graph's named bots (bot/i), sorted: whom a detector should flag.
+  std::vector<social::UserId> bots;
+  bool is_bot(social::UserId u) const { return std::binary_search(bots.begin(), bots.end(), u); }
   // The split timelines' layout for `split_follows` follows per part, built at its first use
   // and shared by every step that names it (a writer and a reader must agree on the parts).
   const fanout::SplitTimelines& split(std::uint32_t split_follows) const {

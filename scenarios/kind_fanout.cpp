@@ -466,32 +466,17 @@ class FanoutInstance final : public Instance {
                  [](const fanout::HotKeyNodes& n) { return n.flagged().size(); });
     // Flagged timelines of accounts at or below reasonable_limit (not hyper-followers), and the
     // bots among the flagged; the bots' mean first-flag instant.
-    nodes_metric("fanout.hotkey_false_positives", [this](const fanout::HotKeyNodes& n) {
-      std::uint64_t fp = 0;
-      for (const auto& [key, at] : n.flagged()) {
-        fp += key < graph_->users() &&
-                      graph_->follow_count(key) <= service_->config().reasonable_limit
-                  ? 1
-                  : 0;
-      }
-      return fp;
-    });
-    nodes_metric("fanout.hotkey_bots_flagged", [this](const fanout::HotKeyNodes& n) {
-      std::uint64_t b = 0;
-      for (const auto& [key, at] : n.flagged()) b += key < graph_->users() && bot_[key] ? 1 : 0;
-      return b;
-    });
-    nodes_metric("fanout.hotkey_bot_flag_mean_ns", [this](const fanout::HotKeyNodes& n) {
-      double sum = 0;
-      std::uint64_t b = 0;
-      for (const auto& [key, at] : n.flagged()) {
-        if (key < graph_->users() && bot_[key]) {
-          sum += static_cast<double>(at);
-          ++b;
-        }
-      }
-      return b ? sum / static_cast<double>(b) : 0.0;
-    });
+    const auto at_most_limit = [this](std::uint32_t key) {
+      return key < graph_->users() &&
+             graph_->follow_count(key) <= service_->config().reasonable_limit;
+    };
+    const auto bot = [this](std::uint32_t key) { return key < graph_->users() && bot_[key]; };
+    nodes_metric("fanout.hotkey_false_positives",
+                 [at_most_limit](const fanout::HotKeyNodes& n) { return n.flagged_count(at_most_limit); });
+    nodes_metric("fanout.hotkey_bots_flagged",
+                 [bot](const fanout::HotKeyNodes& n) { return n.flagged_count(bot); });
+    nodes_metric("fanout.hotkey_bot_flag_mean_ns",
+                 [bot](const fanout::HotKeyNodes& n) { return n.mean_first_flag(bot); });
   }
   // The sum of `f` over the detector's flags (0 without a detector).
   template <class F>

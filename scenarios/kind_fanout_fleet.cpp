@@ -12,7 +12,6 @@
 // during the run (models/fanout/follow_growth.hpp, as the fanout kind's): the follows go into the
 // follow-graph service's sorted set, the growers' new followees' posts are this fleet's rows, and
 // its decisions are audited against the true counts (a go-service's lossy_filter audits its own).
-#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -244,36 +243,19 @@ class FanoutFleet final : public Instance {
   // fanout.hotkey_bots_flagged, _false_positives, _bot_flag_mean_ns).
   void add_hot_key_metrics(World& w, const sim::ParamValues& v) {
     const social::FollowGraph& g = *store_->graph;
-    for (const auto& [id, account] : g.named()) {
-      if (account.rfind("bot/", 0) == 0) bots_.push_back(id);
-    }
-    std::sort(bots_.begin(), bots_.end());
     const auto limit = static_cast<std::uint64_t>(v.count("reasonable_limit"));
-    const auto is_bot = [this](std::uint32_t key) {
-      return std::binary_search(bots_.begin(), bots_.end(), key);
+    const auto bot = [this](std::uint32_t key) { return store_->is_bot(key); };
+    const auto at_most_limit = [&g, limit](std::uint32_t key) {
+      return key < g.users() && g.follow_count(key) <= limit;
     };
     const sim::Labels host = {{"host", path()}};
-    w.metrics().gauge_fn("fanout.hotkey_bots_flagged", host, [this, is_bot] {
-      double n = 0;
-      for (const auto& [key, at] : hot_keys_->flagged()) n += is_bot(key) ? 1 : 0;
-      return n;
+    w.metrics().gauge_fn("fanout.hotkey_bots_flagged", host,
+                         [this, bot] { return double(hot_keys_->flagged_count(bot)); });
+    w.metrics().gauge_fn("fanout.hotkey_false_positives", host, [this, at_most_limit] {
+      return double(hot_keys_->flagged_count(at_most_limit));
     });
-    w.metrics().gauge_fn("fanout.hotkey_false_positives", host, [this, &g, limit] {
-      double n = 0;
-      for (const auto& [key, at] : hot_keys_->flagged()) {
-        n += key < g.users() && g.follow_count(key) <= limit ? 1 : 0;
-      }
-      return n;
-    });
-    w.metrics().gauge_fn("fanout.hotkey_bot_flag_mean_ns", host, [this, is_bot] {
-      double sum = 0, n = 0;
-      for (const auto& [key, at] : hot_keys_->flagged()) {
-        if (!is_bot(key)) continue;
-        sum += static_cast<double>(at);
-        ++n;
-      }
-      return n > 0 ? sum / n : 0.0;
-    });
+    w.metrics().gauge_fn("fanout.hotkey_bot_flag_mean_ns", host,
+                         [this, bot] { return hot_keys_->mean_first_flag(bot); });
   }
 
   void finish(World&) override { filter_->stop(); }
@@ -292,7 +274,6 @@ class FanoutFleet final : public Instance {
   std::unique_ptr<FleetGrowthHost> growth_host_;
   std::unique_ptr<fanout::FollowGrowth> growth_;  // null: the graph is fixed
   fanout::HotKeyNodes* hot_keys_ = nullptr;  // the cluster's, under its hot_keys
-  std::vector<social::UserId> bots_;         // the graph's named bots, sorted
 };
 
 }  // namespace

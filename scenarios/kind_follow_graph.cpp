@@ -3,6 +3,7 @@
 // a go-service reads it through a client with `driver: graph` (the `follower_pages` step), and
 // the `fanout-fleet` kind names it. Its graph is the fanout kind's for the same parameters (one
 // declaration, scenarios/follow_graph_params.hpp), re-drawn per seed unless graph_seed pins it.
+#include <algorithm>
 #include <memory>
 
 #include "scenarios/follow_graph_params.hpp"
@@ -37,6 +38,10 @@ class FollowGraphService final : public Instance {
     store_.page_fetch = ctx.params.duration("page_fetch");
     store_.hyper_follows = static_cast<std::uint64_t>(ctx.params.count("hyper_follows"));
     store_.follow_counts = std::make_unique<fanout::FollowCountStore>();
+    for (const auto& [id, account] : graph_->named()) {
+      if (account.rfind("bot/", 0) == 0) store_.bots.push_back(id);
+    }
+    std::sort(store_.bots.begin(), store_.bots.end());
     const sim::Labels host = {{"host", path()}};
     w.metrics().gauge_fn("graph.edges", host, [this] { return double(graph_->edges()); });
     w.metrics().gauge_fn("graph.users", host, [this] { return double(graph_->users()); });

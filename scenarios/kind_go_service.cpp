@@ -202,7 +202,6 @@ class GoService final : public Instance {
   struct PageFilter {
     std::unique_ptr<fanout::InstanceFilter> filter;
     sim::Rng* page_r = nullptr;
-    const FollowGraphStore* store = nullptr;  // the graph whose growth audits it, if it grows
   };
   // What follower_pages counted, per class of follower (hyper: follows above the graph's
   // hyper_follows).
@@ -362,7 +361,6 @@ class GoService final : public Instance {
       clients_.push_back({spec.name, &spec, std::move(client)});
     }
     build_page_filters(w);
-    audit_page_filters(w);
     build_shard_queues(w);
     build_hot_caches(w);
     build_plans();
@@ -552,12 +550,25 @@ class GoService final : public Instance {
         PageFilter f;
         f.filter = std::make_unique<fanout::InstanceFilter>(sim_, *store.graph, cfg,
                                                             store.follow_counts.get());
-        f.store = &store;
+        // A growing graph (a fanout-fleet runs its growth, set up when the services were
+        // built): every decision audited against the true counts.
+        if (store.growth) f.filter->audit_with(*store.growth);
         f.filter->start();
         f.page_r = &sim_.stream("go-service/" + path() + "/" + s.path + "/page_r");
         page_filters_.emplace(s.path, std::move(f));
       });
     });
+    const bool audited = std::any_of(page_filters_.begin(), page_filters_.end(),
+                                     [](const auto& f) { return f.second.filter->audit(); });
+    if (audited && !staleness_metrics_) {
+      staleness_metrics_ = true;
+      add_staleness_metrics(w.metrics(), path(), [this] {
+        std::vector<const fanout::StalenessAudit*> out;
+        for (const auto& [where, f] : page_filters_) out.push_back(f.filter->audit());
+        for (const auto& old : old_filters_) out.push_back(old->audit());  // before a deploy
+        return out;
+      });
+    }
     if (walks && !page_duration_) {
       page_duration_ = &w.metrics().histogram("fanout.page_duration_ns", {{"host", path()}});
       static constexpr const char* kClass[2] = {"ordinary", "hyper"};
@@ -621,8 +632,7 @@ class GoService final : public Instance {
     hotkey::HotKeyClientCache<std::uint32_t> cache;
     fanout::HotKeyNodes* nodes;  // the scylla service's, for the stale-read count
     std::uint32_t partitions;    // the key's partition: key mod partitions, as the service's
-    sim::Duration ttl;
-    void clear() { cache = hotkey::HotKeyClientCache<std::uint32_t>(ttl); }
+    void clear() { cache = hotkey::HotKeyClientCache<std::uint32_t>(cache.ttl_ns()); }
   };
   void build_hot_caches(World& w) {
     for (auto& [where, c] : hot_caches_) old_hot_caches_.push_back(std::move(c));
@@ -650,27 +660,7 @@ class GoService final : public Instance {
       hot_caches_.emplace(
           s.path, std::make_unique<HotCache>(HotCache{
                       hotkey::HotKeyClientCache<std::uint32_t>(s.params.duration("hot_cache")),
-                      nodes, scylla_cluster_of(target)->partitions(),
-                      s.params.duration("hot_cache")}));
-    });
-  }
-
-  // Every page filter of a growing graph (a fanout-fleet runs its growth, set up when the
-  // services were built) audited, and the audit's metrics registered once.
-  void audit_page_filters(World& w) {
-    bool any = false;
-    for (auto& [where, f] : page_filters_) {
-      if (!f.store->growth) continue;
-      if (!f.filter->audit()) f.filter->audit_with(*f.store->growth);
-      any = true;
-    }
-    if (!any || staleness_metrics_) return;
-    staleness_metrics_ = true;
-    add_staleness_metrics(w.metrics(), path(), [this] {
-      std::vector<const fanout::StalenessAudit*> out;
-      for (const auto& [where, f] : page_filters_) out.push_back(f.filter->audit());
-      for (const auto& old : old_filters_) out.push_back(old->audit());  // before a deploy
-      return out;
+                      nodes, scylla_cluster_of(target)->partitions()}));
     });
   }
 
@@ -759,7 +749,6 @@ class GoService final : public Instance {
     for (auto& c : clients_)
       c.client->redeploy(dialer_for(*c.spec), service_client_config(*c.spec));
     build_page_filters(*world_);
-    audit_page_filters(*world_);
     build_shard_queues(*world_);
     build_hot_caches(*world_);
     for_each_step(*program_, [&](const Step& s) {

@@ -70,10 +70,6 @@ class HyperDetectorService final : public Instance {
                                                                   detector_config(ctx.params));
     }
     reasonable_limit_ = static_cast<std::uint64_t>(ctx.params.count("reasonable_limit"));
-    for (const auto& [id, account] : store_->graph->named()) {
-      if (account.rfind("bot/", 0) == 0) bots_.push_back(id);
-    }
-    std::sort(bots_.begin(), bots_.end());
     auto& m = w.metrics();
     const sim::Labels host = {{"host", path()}};
     using Flag = fanout::HyperFollowerDetector::Flag;
@@ -85,7 +81,7 @@ class HyperDetectorService final : public Instance {
     });
     m.gauge_fn("fanout.detect_bots_flagged", host, [this] {
       return sum([this](const Flag& f) {
-        return std::binary_search(bots_.begin(), bots_.end(), f.user) ? 1.0 : 0.0;
+        return store_->is_bot(f.user) ? 1.0 : 0.0;
       });
     });
     m.gauge_fn("fanout.detect_delay_mean_ns", host, [this] {
@@ -122,7 +118,6 @@ class HyperDetectorService final : public Instance {
   const FollowGraphStore* store_ = nullptr;
   std::unique_ptr<fanout::HyperFollowerDetector> detector_;  // null while the flag is off
   std::uint64_t reasonable_limit_ = 0;
-  std::vector<social::UserId> bots_;  // sorted: the graph's named bot/i accounts
 };
 
 }  // namespace

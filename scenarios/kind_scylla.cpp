@@ -179,23 +179,15 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
                            : static_cast<scylla::PartitionKey>(keys_.uniform_int(
                                  0, static_cast<std::int64_t>(cluster_.partitions()) - 1));
     const std::uint32_t rows = r.rows ? r.rows : rows_;  // the caller's, or a page
-    if (hot_keys_) {
-      // The client's coordinator, whose node's detector sees the request; its reply says
-      // whether the key is hot there.
-      const fanout::HotKeyNodes::Route via = hot_keys_->route(key);
-      const std::uint64_t tag = park(std::move(r), read, key, via.hot);
-      if (read) {
-        cluster_.read(key, rows, *this, tag, via.via);
-      } else {
-        cluster_.write(key, *this, tag, via.via);
-      }
-      return;
-    }
-    const std::uint64_t tag = park(std::move(r), read, key, false);
+    // Under hot_keys the client picks the coordinator, whose node's detector sees the request
+    // and whose reply says whether the key is hot there; else the driver picks.
+    fanout::HotKeyNodes::Route route{scylla::ScyllaCluster::kDriverChoice, 0, false};
+    if (hot_keys_) route = hot_keys_->route(key);
+    const std::uint64_t tag = park(std::move(r), read, key, route.hot);
     if (read) {
-      cluster_.read(key, rows, *this, tag);
+      cluster_.read(key, rows, *this, tag, route.via);
     } else {
-      cluster_.write(key, *this, tag);
+      cluster_.write(key, *this, tag, route.via);
     }
   }
 

@@ -37,20 +37,18 @@ def total(*names):
     return f
 
 
-def ratio(num, den):
+def ratio(num, den, none=1.0):
+    """num / den per run; `none` when den is 0 (a fraction of nothing offered is 1, as the
+    kind's delivered fractions)."""
     def f(r):
         a, b = num(r), den(r)
-        return None if a is None or b is None else (a / b if b else 1.0)
+        return None if a is None or b is None else (a / b if b else none)
     return f
 
 
 def per_read(num, den):
-    """A per-read figure: 0 with no reads, as the kind's (a fraction's 1 with nothing offered is
-    ratio's)."""
-    def f(r):
-        a, b = num(r), den(r)
-        return None if a is None or b is None else (a / b if b else 0.0)
-    return f
+    """A per-read figure: 0 with no reads, as the kind's."""
+    return ratio(num, den, 0.0)
 
 
 def fan(metric, cls, host=SVC):

@@ -41,6 +41,7 @@ class HotKeyClientCache {
     }
   }
 
+  std::int64_t ttl_ns() const { return ttl_ns_; }
   std::uint64_t hits() const { return hits_; }
   std::uint64_t misses() const { return misses_; }
   std::size_t size() const { return expiry_.size(); }

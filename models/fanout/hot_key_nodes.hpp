@@ -80,6 +80,24 @@ class HotKeyNodes final : public sim::Handler {
   std::uint64_t stale_rows() const { return stale_rows_; }  // rows missed, summed over stale hits
   // Keys flagged hot at some node, with the first instant.
   const std::map<std::uint32_t, sim::Time>& flagged() const { return first_flag_; }
+  // Of those, how many `is` accepts, and the mean instant of their first flag (0: none).
+  template <class Pred>
+  std::size_t flagged_count(Pred is) const {
+    std::size_t n = 0;
+    for (const auto& [key, at] : first_flag_) n += is(key) ? 1 : 0;
+    return n;
+  }
+  template <class Pred>
+  double mean_first_flag(Pred is) const {
+    double sum = 0;
+    std::size_t n = 0;
+    for (const auto& [key, at] : first_flag_) {
+      if (!is(key)) continue;
+      sum += static_cast<double>(at);
+      ++n;
+    }
+    return n ? sum / static_cast<double>(n) : 0.0;
+  }
   std::uint64_t hot_signals() const;  // over every node's detector
   std::uint32_t nodes() const { return static_cast<std::uint32_t>(nodes_.size()); }
 

@@ -19,7 +19,6 @@ InstanceFilter::InstanceFilter(sim::Simulation& sim, const social::FollowGraph& 
       cfg_((cfg.validate(), cfg)),
       own_store_(cfg_.redis_rtt),
       store_(shared ? *shared : own_store_),
-      shared_store_(shared != nullptr),
       cache_(cfg_.reasonable_limit),
       refresher_(sim, store_, cache_, cfg_.refresh, cfg_.redis_rtt),
       filter_(cache_),
@@ -30,7 +29,7 @@ void InstanceFilter::start() {
   for (social::UserId u = 0; u < graph_.users(); ++u) {
     const std::uint32_t f = graph_.follow_count(u);
     if (f <= cfg_.reasonable_limit) continue;
-    if (shared_store_) {
+    if (&store_ != &own_store_) {
       store_.zadd_nx(u, f);
     } else {
       store_.zadd(u, f);

@@ -71,8 +71,7 @@ class InstanceFilter {
   const social::FollowGraph& graph_;
   InstanceFilterConfig cfg_;
   FollowCountStore own_store_;
-  FollowCountStore& store_;
-  bool shared_store_;
+  FollowCountStore& store_;  // own_store_, or the system's shared set
   lossy::HighFollowCache cache_;
   HighFollowRefresher refresher_;
   lossy::CacheFilter filter_;
