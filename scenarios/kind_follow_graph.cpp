@@ -36,7 +36,7 @@ class FollowGraphService final : public Instance {
         graph_(draw_follow_graph(w.sim(), ctx.path(), ctx.params, population_spec(ctx.params))) {
     store_.graph = graph_.get();
     store_.page_fetch = ctx.params.duration("page_fetch");
-    store_.hyper_follows = static_cast<std::uint64_t>(ctx.params.count("hyper_follows"));
+    store_.mark_hyper(static_cast<std::uint64_t>(ctx.params.count("hyper_follows")));
     store_.follow_counts = std::make_unique<fanout::FollowCountStore>();
     for (const auto& [id, account] : graph_->named()) {
       if (account.rfind("bot/", 0) == 0) store_.bots.push_back(id);

@@ -685,8 +685,8 @@ class GoService final : public Instance {
     auto state = sim::make_pooled<RequestState>();
     state->size_bytes = r.size_bytes;
     state->client = std::move(r.client);
-    go_.go_process(
-        serve(go_.incarnation(), std::move(state), std::move(r.done), it->first, it->second));
+    go_.go_process(serve(go_.incarnation(), std::move(state), std::move(r.done),
+                         handlers_.at(it->first), it->second));
   }
 
   void set(std::string_view name, const sim::ParamValue& v) override {
@@ -940,11 +940,10 @@ class GoService final : public Instance {
   // process of its own (GoProcess::go_process), started in incarnation `inc`: one frame per
   // request, not a wrapper's and this one's.
   sim::Process serve(std::uint64_t inc, std::shared_ptr<RequestState> state,
-                     std::function<void(const Response&)> done, const std::string& handler,
+                     std::function<void(const Response&)> done, HandlerMetrics& hm,
                      const std::vector<Step>& steps) {
     auto g = co_await go_.enter(inc);
     const sim::Time began = sim_.now();
-    HandlerMetrics& hm = handlers_.at(handler);
     // A goroutine killed with its process leaves its caller an answer.
     sim::OnUnwind answer(sim_, [&done] {
       if (done) std::exchange(done, nullptr)(Response{false, "crashed"});
@@ -954,7 +953,16 @@ class GoService final : public Instance {
     Response resp;
     for (const Step& s : steps) {
       still_running();
-      resp = co_await step(s, state);
+      std::optional<sim::Task<Response>> next;  // one await of a step: one slot in the frame
+      if (s.kind == StepKind::kSemaphore) {
+        // Acquire in this frame too: a request parked on the semaphore holds no step frame.
+        sim::Semaphore& sem = units_of(s);
+        co_await sem.acquire(1);
+        next.emplace(semaphore_held(s, sem, state));
+      } else {
+        next.emplace(step(s, state));
+      }
+      resp = co_await std::move(*next);
       if (!resp.ok) break;
     }
     answer.dismiss();
@@ -1176,10 +1184,7 @@ class GoService final : public Instance {
 
   sim::Task<Response> errgroup_step(const Step& s, const StepPlan& p,
                                     std::shared_ptr<RequestState> state) {
-    errgroup::Group group(sim_, [this](sim::Task<> body) {
-      still_running();
-      go_.go(std::move(body));
-    });
+    errgroup::Group group(sim_);  // its goroutines are go_'s, started by go_member
     group.set_limit(p.limit);
     const std::vector<Step>& body = s.body;
     if (p.tasks_from_page) {
@@ -1193,8 +1198,8 @@ class GoService final : public Instance {
         child->item = page->items[i];
         child->rows = page->rows.empty() ? 0 : page->rows[i];
         child->root = root;
-        sim::Task<errgroup::Error> task = run_as_task(body, std::move(child));
-        co_await group.go(std::move(task));
+        StartMember start = start_member(body, std::move(child));  // named: GCC 12 (errgroup.hpp)
+        co_await group.go_member(std::move(start));
       }
       errgroup::Error err = co_await group.wait();
       if (err) co_return Response{false, err.text()};
@@ -1202,8 +1207,8 @@ class GoService final : public Instance {
     }
     const std::int64_t tasks = p.tasks_from_request ? state->size_bytes : p.count;
     for (std::int64_t i = 0; i < tasks; ++i) {
-      sim::Task<errgroup::Error> task = run_as_task(body, state);
-      co_await group.go(std::move(task));
+      StartMember start = start_member(body, state);
+      co_await group.go_member(std::move(start));
     }
     errgroup::Error err = co_await group.wait();
     if (err) co_return Response{false, err.text()};
@@ -1346,9 +1351,16 @@ class GoService final : public Instance {
     co_return Response{};
   }
 
+  // semaphore.Weighted: Acquire(1), the steps, Release(1).
   sim::Task<Response> semaphore_step(const Step& s, std::shared_ptr<RequestState> state) {
-    sim::Semaphore& sem = *semaphores_.at(s.path).units;
+    sim::Semaphore& sem = units_of(s);
     co_await sem.acquire(1);
+    co_return co_await semaphore_held(s, sem, std::move(state));
+  }
+  sim::Semaphore& units_of(const Step& s) { return *semaphores_.at(s.path).units; }
+  // The steps under a unit acquired, then its Release (also when the goroutine unwinds).
+  sim::Task<Response> semaphore_held(const Step& s, sim::Semaphore& sem,
+                                     std::shared_ptr<RequestState> state) {
     sim::OnUnwind give_back(sim_, [&sem] { sem.release(1); });
     Response served;
     for (const Step& inner : s.body) {  // run()'s loop in this frame, as serve's
@@ -1602,17 +1614,38 @@ class GoService final : public Instance {
     return *it->second;
   }
 
-  // The body of an errgroup goroutine: the error Go's func() error returns.
-  // run()'s loop in the goroutine's own frame (one frame fewer per task: a fan-out starts one
-  // per follower, millions a run).
-  sim::Task<errgroup::Error> run_as_task(const std::vector<Step>& steps,
-                                         std::shared_ptr<RequestState> state) {
+  // `g.Go(func() error { steps })`: what starts the goroutine once the group has a slot.
+  struct StartMember {
+    GoService* svc;
+    const std::vector<Step>* steps;
+    std::shared_ptr<RequestState> state;
+    void operator()(errgroup::Member member) {
+      svc->still_running();
+      svc->go_.go_process(svc->errgroup_goroutine(svc->go_.incarnation(), std::move(member),
+                                                  *steps, std::move(state)));
+    }
+  };
+  StartMember start_member(const std::vector<Step>& steps, std::shared_ptr<RequestState> state) {
+    return StartMember{this, &steps, std::move(state)};
+  }
+  // An errgroup goroutine: the func's steps and x/sync's wrapper around them in the
+  // goroutine's own frame, which is the process (a fan-out starts one per follower, millions
+  // a run: one frame where go(), the group's wrapper and the func were three).
+  sim::Process errgroup_goroutine(std::uint64_t incarnation, errgroup::Member joined,
+                                  const std::vector<Step>& steps,
+                                  std::shared_ptr<RequestState> state) {
+    auto g = co_await go_.enter(incarnation);
+    errgroup::Member member = std::move(joined);  // leaves the group before g ends, unwinding too
+    errgroup::Error err;
     for (const Step& s : steps) {
       still_running();
       Response r = co_await step(s, state);
-      if (!r.ok) co_return errgroup::Error(r.error);
+      if (!r.ok) {
+        err = errgroup::Error(r.error);
+        break;
+      }
     }
-    co_return errgroup::Error();
+    co_await member.finish(std::move(err));
   }
 
   sim::Simulation& sim_;

@@ -3,7 +3,6 @@
 #include <exception>
 #include <stdexcept>
 
-#include "sim/on_unwind.hpp"
 
 namespace errgroup {
 
@@ -11,58 +10,14 @@ namespace {
 
 sim::Process plain_goroutine(sim::Task<> body) { co_await std::move(body); }
 
-// A finishing goroutine's `<-g.sem` that found no token: it waits for the next send (x/sync's
-// done() on a semaphore SetLimit installed after this goroutine started).
-struct ReceiveAwaiter {
-  Group::State& s;
-  std::shared_ptr<TokenChannel> sem;
-  ParkedProcess w;
-  sim::ProcState* p = nullptr;
-
-  bool await_ready() const noexcept { return false; }
-  template <class P>
-  bool await_suspend(std::coroutine_handle<P> h) {
-    if (!sim::park(h, p)) {
-      return false;
-    }
-    w.arm(*s.sim, p, s.blocked_finishers);
-    sem->park_receiver(w);
-    return true;
-  }
-  void await_resume() {
-    if (!w.is_granted && sem->withdraw(w)) {
-      --s.blocked_finishers;
-    }
-    sim::throw_if_cancelled(p);
-  }
-};
-
-// The wrapper every member goroutine runs: f, the error capture, and Go's `defer g.done()`
-// (x/sync L36-41, L79, L93-100).
-sim::Task<> member(std::shared_ptr<Group::State> s, sim::Task<Error> body) {
-  Error err;
-  {
-    // A cancelled goroutine (unwound, or its process killed) or a model bug still leaves the
-    // group: its error recorded, its token given back, done() — never waiting for a token.
-    sim::OnUnwind leave(*s->sim, [&s, &err] {
-      s->core.record(err);
-      std::shared_ptr<TokenChannel> sem = s->core.semaphore();
-      if (sem) sem->try_receive();
-      s->done();
-    });
-    err = co_await std::move(body);
-    leave.dismiss();
-  }
-  s->core.record(err);
-  std::shared_ptr<TokenChannel> sem = s->core.semaphore();  // g.sem as it is now
-  if (sem && !sem->try_receive()) {
-    // A named awaiter, not a temporary: GCC 12 destroys an aggregate temporary of a co_await
-    // twice (its shared_ptr was released twice and freed the group's semaphore under it; found by
-    // ASan in "a goroutine started before SetLimit takes its token from the new semaphore").
-    ReceiveAwaiter receive{*s, sem, {}, nullptr};
-    co_await receive;
-  }
-  s->done();
+// The wrapper every member goroutine started by go(f) or go(task) runs: f, then x/sync's
+// `defer g.done()` (L36-41, L79, L93-100).
+sim::Task<> member(Member joined, sim::Task<Error> body) {
+  // A local, not the parameter: an unwinding goroutine leaves the group here, before the
+  // goroutine around this task ends (a parameter would live until the frame is freed).
+  Member m = std::move(joined);
+  Error err = co_await std::move(body);
+  co_await m.finish(std::move(err));
 }
 
 }  // namespace
@@ -94,12 +49,11 @@ Group::GoAwaiter Group::go(Func f) {
   if (!f) {
     throw std::invalid_argument("errgroup: Go called with an empty function");
   }
-  return GoAwaiter{state_, std::move(f), nullptr, {}, nullptr, std::nullopt};
+  return GoAwaiter(state_, std::move(f), std::nullopt);
 }
 
 Group::GoAwaiter Group::go(sim::Task<Error> body) {
-  return GoAwaiter{state_, Func{}, nullptr, {}, nullptr,
-                   std::optional<sim::Task<Error>>(std::move(body))};
+  return GoAwaiter(state_, Func{}, std::optional<sim::Task<Error>>(std::move(body)));
 }
 
 bool Group::try_go(Func f) {
@@ -129,7 +83,7 @@ void Group::State::start(std::shared_ptr<State> self, Func f) {
 
 void Group::State::start(std::shared_ptr<State> self, sim::Task<Error> body) {
   core.add();
-  launch(member(std::move(self), std::move(body)));
+  launch(member(Member(std::move(self)), std::move(body)));
 }
 
 void Group::State::done() {
@@ -139,6 +93,49 @@ void Group::State::done() {
       sim->wake(w.token);
     });
   }
+}
+
+// ---------------------------------------------------------------- a member's end
+
+Member::~Member() {
+  if (!s_ || finished_ || s_->sim->shutting_down()) return;
+  // Unwound before finish(): give the token back if one is there, never wait (x/sync's
+  // deferred done of a goroutine that did not return normally).
+  if (const std::shared_ptr<TokenChannel>& sem = s_->core.semaphore()) sem->try_receive();
+  leave();
+}
+
+void Member::leave() {
+  finished_ = true;
+  s_->done();
+}
+
+Member::Finish Member::finish(Error err) { return Finish(*this, std::move(err)); }
+
+bool Member::Finish::await_ready() {
+  m->s_->core.record(err);
+  sem = m->s_->core.semaphore();  // g.sem as it is now
+  if (sem && !sem->try_receive()) return false;
+  m->leave();
+  return true;
+}
+
+void Member::Finish::park() {
+  w.arm(*m->s_->sim, p, m->s_->blocked_finishers);
+  sem->park_receiver(w);
+  parked = true;
+}
+
+void Member::Finish::withdraw() {
+  if (parked && !w.is_granted && sem->withdraw(w)) --m->s_->blocked_finishers;
+  parked = false;
+}
+
+void Member::Finish::await_resume() {
+  if (m->finished_) return;  // a token was there: left in await_ready
+  withdraw();
+  if (p != nullptr) sim::throw_if_cancelled(p);  // ~Member leaves the group
+  m->leave();                                    // granted a sender's token
 }
 
 }  // namespace errgroup

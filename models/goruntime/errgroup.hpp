@@ -60,6 +60,14 @@ class Group {
   // a slot is free (as f() would be called then), and no std::function per goroutine (a
   // composed fan-out starts millions).
   GoAwaiter go(sim::Task<Error> body);
+  // The same for a goroutine that is a process of its own (one coroutine frame for the
+  // goroutine, its func and x/sync's wrapper): once a slot is free, `start(Member)` is called
+  // and must start the goroutine, which ends with `co_await member.finish(err)`. `start` is
+  // kept by value in the awaiter (no std::function per goroutine).
+  template <class Start>
+  struct GoMemberAwaiter;
+  template <class Start>
+  GoMemberAwaiter<Start> go_member(Start start);
   // TryGo: starts f only if a slot is free now; never blocks.
   bool try_go(Func f);
 
@@ -102,6 +110,28 @@ struct ParkedProcess final : errgroup::Parked {
   }
 };
 
+// A started goroutine's place in its group: what x/sync's wrapper does once f has returned
+// (L36-41, L93-100: the first error kept, the token given back, wg.Done). The goroutine ends
+// with `co_await member.finish(err)`; a goroutine unwound before that (cancelled, its process
+// killed, a model bug) still leaves the group when its Member is destroyed: the token back,
+// done(), never waiting for a token (the deferred done of a goroutine that panicked).
+class Member {
+ public:
+  explicit Member(std::shared_ptr<Group::State> s) : s_(std::move(s)) {}
+  Member(Member&& o) noexcept : s_(std::move(o.s_)), finished_(o.finished_) {}
+  Member& operator=(Member&&) = delete;
+  ~Member();
+
+  struct Finish;
+  Finish finish(Error err);
+
+ private:
+  void leave();  // wg.Done, once
+
+  std::shared_ptr<Group::State> s_;
+  bool finished_ = false;
+};
+
 struct Group::State {
   explicit State(bool with_context) : core(with_context) {}
   sim::Simulation* sim = nullptr;
@@ -117,22 +147,46 @@ struct Group::State {
   void done();
 };
 
-// The Go caller's `g.sem <- token{}` (x/sync L73-75), then the start.
-struct Group::GoAwaiter {
-  std::shared_ptr<State> s;
-  Func f;
+// `<-g.sem` at the end of a member goroutine (x/sync's done()): usually a token is there to
+// take; when not (a SetLimit installed after this goroutine started), it waits for the next
+// send.
+struct Member::Finish {
+  Member* m;
+  Error err;
+  std::shared_ptr<TokenChannel> sem;
+  ParkedProcess w;
+  sim::ProcState* p = nullptr;
+  bool parked = false;
+
+  Finish(Member& member, Error e) : m(&member), err(std::move(e)) {}
+  Finish(const Finish&) = delete;
+  ~Finish() { withdraw(); }  // destroyed while parked: its process was killed
+  bool await_ready();
+  template <class P>
+  bool await_suspend(std::coroutine_handle<P> h) {
+    if (!sim::park(h, p)) return false;
+    park();
+    return true;
+  }
+  void await_resume();
+
+ private:
+  void park();
+  void withdraw();
+};
+
+// The Go caller's `g.sem <- token{}` (x/sync L73-75), then `start()`: the one semaphore
+// protocol of go(f), go(task) and go_member(start).
+template <class Derived>
+struct SemaphoreSend {
+  std::shared_ptr<Group::State> s;
   std::shared_ptr<TokenChannel> sem;  // the semaphore at the time of the call
   ParkedProcess w;
   sim::ProcState* p = nullptr;
-  std::optional<sim::Task<Error>> body;  // go(Task): the body, made already (f is empty)
 
-  void start() {
-    if (body) {
-      s->start(s, std::move(*body));
-    } else {
-      s->start(s, std::move(f));
-    }
-  }
+  explicit SemaphoreSend(std::shared_ptr<Group::State> state) : s(std::move(state)) {}
+  SemaphoreSend(const SemaphoreSend&) = delete;
+  void start() { static_cast<Derived*>(this)->start(); }
 
   bool await_ready() {
     sem = s->core.semaphore();
@@ -169,6 +223,38 @@ struct Group::GoAwaiter {
     start();
   }
 };
+
+struct Group::GoAwaiter : SemaphoreSend<Group::GoAwaiter> {
+  Func f;
+  std::optional<sim::Task<Error>> body;  // go(Task): the body, made already (f is empty)
+
+  GoAwaiter(std::shared_ptr<State> state, Func func, std::optional<sim::Task<Error>> task)
+      : SemaphoreSend(std::move(state)), f(std::move(func)), body(std::move(task)) {}
+  void start() {
+    if (body) {
+      s->start(s, std::move(*body));
+    } else {
+      s->start(s, std::move(f));
+    }
+  }
+};
+
+template <class Start>
+struct Group::GoMemberAwaiter : SemaphoreSend<Group::GoMemberAwaiter<Start>> {
+  Start start_goroutine;
+
+  GoMemberAwaiter(std::shared_ptr<State> state, Start st)
+      : SemaphoreSend<GoMemberAwaiter>(std::move(state)), start_goroutine(std::move(st)) {}
+  void start() {
+    this->s->core.add();
+    start_goroutine(Member(this->s));
+  }
+};
+
+template <class Start>
+Group::GoMemberAwaiter<Start> Group::go_member(Start start) {
+  return GoMemberAwaiter<Start>(state_, std::move(start));
+}
 
 struct Group::WaitAwaiter {
   std::shared_ptr<State> s;

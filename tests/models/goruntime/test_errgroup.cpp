@@ -309,6 +309,151 @@ TEST_CASE("a blocked Go caller that is cancelled leaves the group consistent") {
   CHECK(g.started() == 1);
 }
 
+namespace {
+// A member goroutine written as a process of its own (go_member): the body's steps and
+// x/sync's wrapper in one frame, as the go-service's errgroup step runs them.
+Process member_goroutine(errgroup::Member joined, Probe& pr, int i, Duration d, std::string fail) {
+  errgroup::Member member = std::move(joined);
+  ++pr.running;
+  pr.peak = std::max(pr.peak, pr.running);
+  pr.log.push_back("start " + std::to_string(i) + "@" + std::to_string(pr.sim->now()));
+  co_await sim::sleep(d);
+  --pr.running;
+  pr.log.push_back("end " + std::to_string(i) + "@" + std::to_string(pr.sim->now()));
+  Error err;
+  if (!fail.empty()) err = Error(fail);  // not a ?: inside the co_await: GCC 12 builds both arms
+  co_await member.finish(std::move(err));
+}
+
+struct StartMember {
+  Probe* pr;
+  int i;
+  Duration d;
+  std::string fail;
+  std::vector<ProcessHandle>* started;
+  void operator()(errgroup::Member m) {
+    started->push_back(pr->sim->spawn(member_goroutine(std::move(m), *pr, i, d, fail)));
+  }
+};
+
+Process fan_out_members(Group& g, Probe& pr, int n, Duration d, std::vector<std::string> fails,
+                        Error& out, Time& producer_done, std::vector<ProcessHandle>& started) {
+  for (int i = 0; i < n; ++i) {
+    std::string f = i < static_cast<int>(fails.size()) ? fails[i] : std::string{};
+    StartMember start{&pr, i, d, f, &started};  // named: see errgroup.hpp
+    co_await g.go_member(std::move(start));
+  }
+  producer_done = pr.sim->now();
+  out = co_await g.wait();
+}
+}  // namespace
+
+// One limited group, its producer's results, and the member processes it started.
+struct MemberRun {
+  Simulation sim{1};
+  Probe pr;
+  Group g{sim};
+  Error err;
+  Time producer_done = -1;
+  std::vector<ProcessHandle> started;
+  explicit MemberRun(std::int64_t limit) {
+    pr.sim = &sim;
+    g.set_limit(limit);
+  }
+  void fan_out_members(int n, Duration d, std::vector<std::string> fails) {
+    sim.spawn(::fan_out_members(g, pr, n, d, std::move(fails), err, producer_done, started));
+  }
+};
+
+TEST_CASE("go_member: a goroutine that is its own process makes the same waves as Go(f)") {
+  for (const bool members : {false, true}) {
+    MemberRun r(3);
+    const std::vector<std::string> fails{"", "first", "", "", "second"};
+    if (members) {
+      r.fan_out_members(10, kSecond, fails);
+    } else {
+      r.sim.spawn(fan_out(r.g, r.pr, 10, kSecond, fails, r.err, r.producer_done));
+    }
+    r.sim.run();
+    INFO("members " << members);
+    CHECK(r.pr.peak == 3);
+    CHECK(r.sim.now() == 4 * kSecond);  // ceil(10/3) waves of 1 s
+    CHECK(r.producer_done == 3 * kSecond);
+    CHECK(r.err.text() == "first");
+    CHECK(r.g.active() == 0);
+    CHECK(r.g.started() == 10);
+    CHECK(r.pr.log.front() == "start 0@0");
+    CHECK(r.pr.log.back() == "end 9@" + std::to_string(4 * kSecond));
+    CHECK(r.started.size() == (members ? 10u : 0u));
+  }
+}
+
+TEST_CASE("a member goroutine killed mid-body still leaves the group: its slot goes on") {
+  for (const bool kill : {false, true}) {
+    MemberRun r(1);
+    r.fan_out_members(3, kHour, {});
+    r.sim.run_until(kSecond);
+    REQUIRE(r.started.size() == 1);
+    CHECK(r.g.blocked_callers() == 1);
+    if (kill) {
+      r.started[0].kill();  // frames destroyed without resuming: ~Member gives the token back
+    } else {
+      r.started[0].cancel();  // unwound by sim::Cancelled at its sleep
+    }
+    r.sim.run_until(2 * kSecond);
+    INFO((kill ? "killed" : "cancelled"));
+    CHECK(r.started.size() == 2);  // the producer got the slot the first one held
+    CHECK(r.g.active() == 1);
+    r.sim.run();
+    CHECK(r.g.active() == 0);
+    CHECK(r.g.started() == 3);
+    CHECK(r.producer_done == kSecond + kHour);  // the third waits for the second's hour
+    CHECK(r.sim.now() == kSecond + 2 * kHour);
+    CHECK(r.err.is_nil());  // an unwound goroutine returned no error
+  }
+}
+
+namespace {
+Process lone_member(errgroup::Member joined, Duration d) {
+  errgroup::Member member = std::move(joined);
+  co_await sim::sleep(d);
+  co_await member.finish(Error{});
+}
+struct StartLone {
+  Simulation* sim;
+  std::vector<ProcessHandle>* started;
+  void operator()(errgroup::Member m) { started->push_back(sim->spawn(lone_member(std::move(m), kSecond))); }
+};
+Process go_lone(Group& g, Simulation& sim, std::vector<ProcessHandle>& started) {
+  StartLone start{&sim, &started};
+  co_await g.go_member(std::move(start));
+}
+}  // namespace
+
+TEST_CASE("a member blocked giving its token back, then killed, leaves the group") {
+  // Started with no limit, then SetLimit(1): at its end the new channel is empty and the member
+  // blocks in finish() (x/sync's done(), as the Go(f) test above). Killed there, it withdraws
+  // from the channel and the group is done with it: Wait returns.
+  Simulation sim(1);
+  Group g(sim);
+  std::vector<ProcessHandle> started;
+  sim.spawn(go_lone(g, sim, started));
+  sim.run_until(kMillisecond);
+  REQUIRE(started.size() == 1);
+  g.set_limit(1);
+  bool returned = false;
+  sim.spawn(wait_for(g, returned));
+  sim.run_until(kHour);
+  CHECK(g.blocked_finishers() == 1);
+  CHECK_FALSE(returned);
+  started[0].kill();
+  sim.run();
+  CHECK(g.blocked_finishers() == 0);
+  CHECK(g.active() == 0);
+  CHECK(returned);
+  CHECK(g.try_go([] { return idle_for(kSecond); }));  // the channel holds no stale party
+}
+
 TEST_CASE("bad input is refused with a message") {
   Simulation sim(1);
   Group g(sim);
