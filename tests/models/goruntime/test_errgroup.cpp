@@ -314,14 +314,7 @@ namespace {
 // x/sync's wrapper in one frame, as the go-service's errgroup step runs them.
 Process member_goroutine(errgroup::Member joined, Probe& pr, int i, Duration d, std::string fail) {
   errgroup::Member member = std::move(joined);
-  ++pr.running;
-  pr.peak = std::max(pr.peak, pr.running);
-  pr.log.push_back("start " + std::to_string(i) + "@" + std::to_string(pr.sim->now()));
-  co_await sim::sleep(d);
-  --pr.running;
-  pr.log.push_back("end " + std::to_string(i) + "@" + std::to_string(pr.sim->now()));
-  Error err;
-  if (!fail.empty()) err = Error(fail);  // not a ?: inside the co_await: GCC 12 builds both arms
+  Error err = co_await work(pr, i, d, std::move(fail));
   co_await member.finish(std::move(err));
 }
 
