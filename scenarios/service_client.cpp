@@ -56,25 +56,30 @@ void ServiceClient::close(const memcached::Conn& c, net::CloseMode mode) {
   --open_;
 }
 
-sim::Task<Response> ServiceClient::call(std::string endpoint, std::int64_t size_bytes,
-                                        net::OwnerId owner, std::optional<std::uint64_t> key,
-                                        std::uint32_t rows) {
+ServiceClient::CallAwaiter ServiceClient::call(std::string endpoint, std::int64_t size_bytes,
+                                               net::OwnerId owner,
+                                               std::optional<std::uint64_t> key,
+                                               std::uint32_t rows) {
   ++stats_.calls;
-  if (targets_.empty()) return answered(Response{false, "no_targets"});
+  if (targets_.empty()) return CallAwaiter(answered(Response{false, "no_targets"}));
   const auto t = static_cast<std::uint32_t>(
       targets_.size() == 1 ? 0
                            : pick_.uniform_int(0, static_cast<std::int64_t>(targets_.size()) - 1));
   const sim::Time deadline = cfg_.timeout > 0 ? sim_.now() + cfg_.timeout : sim::kTimeMax;
   Call c{std::move(endpoint), size_bytes, key, rows};
-  if (!cfg_.multiplexed) return call_pooled(t, std::move(c), owner, deadline);
+  if (!cfg_.multiplexed) return CallAwaiter(call_pooled(t, std::move(c), owner, deadline));
   const Multiplexed& mux = mux_[t];
   const bool pool_full = !mux.conns.empty() && mux.conns.size() + mux.dialing >= cfg_.conns_per_host;
   if (!pool_full || !targets_[t].host->up()) {
-    return call_multiplexed(t, std::move(c), owner, deadline);
+    return CallAwaiter(call_multiplexed(t, std::move(c), owner, deadline));
   }
   // The pool is whole and its peer up: a stream on the next connection (round robin).
   ++mux_[t].next;
-  return stream(targets_[t], std::move(c), deadline);
+  if (cfg_.rtt / 2 > 0 || deadline - sim_.now() <= 0) {
+    return CallAwaiter(stream(targets_[t], std::move(c), deadline));
+  }
+  // No time on the wire: the request is the target's now, as stream() would hand it over.
+  return CallAwaiter(*this, send(targets_[t], std::move(c), deadline), deadline);
 }
 
 sim::Task<std::optional<Response>> ServiceClient::dial(std::uint32_t t, net::OwnerId owner,

@@ -73,11 +73,13 @@ class ServiceClient {
   // calling process's descriptors (its incarnation).
   // `key`: the item the request names, if the caller knows one (Request::key); `rows`: the rows
   // a read scans, if the caller knows (Request::rows).
-  // Not a coroutine itself: it picks the path's coroutine (a gocql call on an established pool
-  // is one frame, not three: the composed fan-out makes 4 M of them a run).
-  sim::Task<Response> call(std::string endpoint, std::int64_t size_bytes, net::OwnerId owner,
-                           std::optional<std::uint64_t> key = std::nullopt,
-                           std::uint32_t rows = 0);
+  // Not a coroutine itself: it picks the path. A gocql call on an established pool with no
+  // modelled round trip (the cluster model holds it) is sent at once and its reply awaited in
+  // the caller's frame; every other path is a coroutine of its own (the composed fan-out makes
+  // millions of the first kind a run).
+  class CallAwaiter;
+  CallAwaiter call(std::string endpoint, std::int64_t size_bytes, net::OwnerId owner,
+                   std::optional<std::uint64_t> key = std::nullopt, std::uint32_t rows = 0);
 
   // The calling process died: the kernel has closed its sockets; forget the idle lists.
   void crash();
@@ -164,6 +166,50 @@ class ServiceClient {
   sim::Completion<Response>::Wait wait_for_reply(sim::Completion<Response>& reply,
                                                  sim::Time deadline);
   std::unique_ptr<sim::DeadlineList> deadlines_;
+};
+
+// co_await client.call(...): the Response. Either a coroutine's path (awaited as a Task), or a
+// stream already sent whose reply is awaited here, its deadline a timeout as stream() maps it.
+class ServiceClient::CallAwaiter {
+ public:
+  explicit CallAwaiter(sim::Task<Response> path) : path_(std::move(path)) {}
+  CallAwaiter(ServiceClient& client, std::shared_ptr<sim::Completion<Response>> reply,
+              sim::Time deadline)
+      : client_(&client), reply_(std::move(reply)) {
+    if (deadline == sim::kTimeMax) {
+      wait_.emplace(reply_.get(), deadline);
+    } else {
+      wait_.emplace(reply_.get(), deadline, &client.deadlines());
+    }
+  }
+  CallAwaiter(const CallAwaiter&) = delete;
+
+  bool await_ready() { return !path_ && wait_->await_ready(); }
+  template <class P>
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<P> caller) {
+    if (path_) {
+      path_awaiter_.emplace(std::move(*path_).operator co_await());
+      return path_awaiter_->await_suspend(caller);
+    }
+    if (wait_->await_suspend(caller)) return std::noop_coroutine();
+    return caller;
+  }
+  Response await_resume() {
+    if (path_awaiter_) return path_awaiter_->await_resume();
+    std::optional<Response> got = wait_->await_resume();
+    if (!got) {
+      ++client_->stats_.timeouts;  // gocql abandons the stream; the connection stays
+      return Response{false, "timeout"};
+    }
+    return std::move(*got);
+  }
+
+ private:
+  std::optional<sim::Task<Response>> path_;
+  std::optional<sim::Task<Response>::Awaiter> path_awaiter_;
+  ServiceClient* client_ = nullptr;
+  std::shared_ptr<sim::Completion<Response>> reply_;
+  std::optional<sim::Completion<Response>::Wait> wait_;
 };
 
 }  // namespace skysim::scenarios

@@ -356,7 +356,8 @@ faults:
 
 namespace {
 
-std::string api_over_scylla(const std::string& scylla_params) {
+std::string api_over_scylla(const std::string& scylla_params,
+                            const std::string& db_timeout = "1s") {
   return R"(name: t
 epoch: 2026-04-06T00:00:00Z
 duration: 1m
@@ -370,7 +371,7 @@ datacenters:
         kind: go-service
         program:
           clients:
-            db: {target: timeline, driver: gocql, rtt: 0s, timeout: 1s}
+            db: {target: timeline, driver: gocql, rtt: 0s, timeout: )" + db_timeout + R"(}
           handlers:
             get: [{cpu: {time: {constant: 50us}}}, {call: {client: db, endpoint: read}}]
             post: [{call: {client: db, endpoint: write}}]
@@ -400,6 +401,26 @@ TEST_CASE("go-service over the scylla kind: gocql keeps its connections, the clu
   // replica_rtt 200 + the write, ~550 us in all; docs/models/scylla.md).
   const auto& write = m.histogram("scylla.write_latency_ns", {{"host", "east/timeline/0"}});
   CHECK(write.mean() / 1e6 == Approx(0.55).epsilon(0.05));
+}
+
+TEST_CASE("go-service over the scylla kind: a gocql call past its timeout abandons its stream") {
+  // 200 us is less than any answer of the unloaded cluster (~550 us a write): every call times
+  // out, each its own error at its deadline, and the two connections stay (gocql abandons the
+  // stream, not the connection: nothing re-dialed, nothing in TIME_WAIT).
+  Ran r = run_scenario_text(api_over_scylla("", "200us"));
+  const double get_failed = r.value("handler.failed{handler=get,host=east/api/0}");
+  const double post_failed = r.value("handler.failed{handler=post,host=east/api/0}");
+  CHECK(get_failed == Approx(500 * 60).epsilon(0.05));
+  CHECK(post_failed == Approx(100 * 60).epsilon(0.05));
+  CHECK(r.value("handler.ok{handler=get,host=east/api/0}") == 0);
+  CHECK(r.value("client.timeouts{client=db,host=east/api/0}") == get_failed + post_failed);
+  CHECK(r.value("call.errors{client=db,error=timeout,host=east/api/0}") ==
+        get_failed + post_failed);
+  CHECK(r.value("client.dials{client=db,host=east/api/0}") == 2);
+  CHECK(r.value("net.time_wait{host=east/api/0}") == 0);
+  // The cluster still did every request it was handed (the late replies land on nobody).
+  const auto& read = r.run->metrics().histogram("scylla.read_latency_ns", {{"host", "east/timeline/0"}});
+  CHECK(static_cast<double>(read.count()) == Approx(get_failed).epsilon(0.001));
 }
 
 TEST_CASE("go-service over the scylla kind: hot partitions' shards slow the reads that land there") {
