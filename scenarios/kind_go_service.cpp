@@ -203,6 +203,7 @@ class GoService final : public Instance {
     std::unique_ptr<fanout::InstanceFilter> filter;
     sim::Rng* page_r = nullptr;
   };
+  struct FollowerPage;
   // What follower_pages counted, per class of follower (hyper: follows above the graph's
   // hyper_follows).
   struct Deliveries {
@@ -214,6 +215,20 @@ class GoService final : public Instance {
     std::uint64_t read_rows = 0;        // and the rows those reads scan
     void offer(const FollowGraphStore& g, social::UserId u) { ++offered[g.hyper(u) ? 1 : 0]; }
     void deliver(const FollowGraphStore& g, social::UserId u) { ++delivered[g.hyper(u) ? 1 : 0]; }
+    // What an answered write to `state`'s item adds, read before the write is sent: the reply
+    // comes back thousands of events later, when the request's state is out of the cache.
+    struct Answer {
+      signed char delivered_class = -1;  // -1: not a follower's timeline
+      bool list_write = false;
+    };
+    Answer answer_for(const FollowerPage& page, social::UserId item) const {
+      if (!page.partitions) return Answer{static_cast<signed char>(page.store->hyper(item)), false};
+      return Answer{-1, page.list_write};
+    }
+    void answered(Answer a) {
+      if (a.delivered_class >= 0) ++delivered[a.delivered_class];
+      if (a.list_write) ++list_writes;
+    }
   };
   // One uid_alloc step's allocator (the Go code's package-level one: stateless but for its
   // random source) and the strings its requests carry: new ones, or repeats of earlier ones.
@@ -1075,6 +1090,8 @@ class GoService final : public Instance {
     } else if (p.uniform_keys > 0) {
       key = static_cast<std::uint64_t>(rng_.uniform_int(0, p.uniform_keys - 1));
     }
+    Deliveries::Answer answer;
+    if (p.item_key) answer = deliveries_.answer_for(*state.page, state.item);
     std::uint32_t partition = 0;
     if (p.hot_cache) {
       // A fresh copy of a hot key: answered here, no request (stale if rows landed since).
@@ -1091,13 +1108,7 @@ class GoService final : public Instance {
       p.hot_cache->cache.on_reply(partition, r.hot, sim_.now());
       if (r.hot) p.hot_cache->nodes->cached(partition);
     }
-    if (p.item_key && r.ok) {
-      if (!state.page->partitions) {
-        deliveries_.deliver(*state.page->store, state.item);
-      } else if (state.page->list_write) {
-        ++deliveries_.list_writes;
-      }
-    }
+    if (r.ok) deliveries_.answered(answer);
     if (!r.ok) {
       call_error(*p.client_name, r.error).add();
       if (p.log_error) co_await logger_.error();
