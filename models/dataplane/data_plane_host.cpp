@@ -97,14 +97,6 @@ DataPlaneHost::DataPlaneHost(sim::Simulation& sim, DataPlaneConfig cfg)
                                      scylla_pool_.open_conns());
   };
   scylla_pool_.set_dialer(scylla_fd_dialer_.over(default_dialer_));
-  launch_ = [this](sim::Task<> body) {
-    // The handler that starts fetchPost goroutines may find its own process killed within the
-    // same step (a stack or buffer allocation crossed the memory limit): the dead process runs
-    // no further statement, so the handler unwinds here as the kill's cancellation would at
-    // its next suspension.
-    if (!go_.alive()) throw sim::Cancelled{};
-    go_.go(std::move(body));
-  };
   go_.retain(cfg_.baseline_live_heap_bytes);
   scylla_pool_.start(static_cast<net::OwnerId>(go_.incarnation()));
   build_client();
@@ -271,12 +263,11 @@ sim::Task<> DataPlaneHost::serve_batch(std::shared_ptr<Call> call, std::int64_t 
                                        std::int64_t limit, RpcTag tag) {
   // The handler goroutine's lane holds the RPC; its fetchPost goroutines get lanes of their own.
   sim::TraceSpan span = co_await sim::trace_span(sim_, tag.endpoint, "rpc");
-  errgroup::Group group(sim_, launch_);
+  errgroup::Group group(sim_);  // its goroutines are go_'s, started by StartFetch
   if (limit >= 0) group.set_limit(limit);
   for (std::int64_t i = 0; i < uris; ++i) {
-    const std::uint64_t post = pick_post(mix);
-    auto task = [this, post] { return fetch_post(post); };
-    co_await group.go(task);
+    const StartFetch start{this, pick_post(mix)};
+    co_await group.go_member(start);
   }
   co_await group.wait();
   call->reply(RpcResult{});
@@ -288,7 +279,20 @@ sim::Task<> DataPlaneHost::serve_batch(std::shared_ptr<Call> call, std::int64_t 
   }
 }
 
-sim::Task<errgroup::Error> DataPlaneHost::fetch_post(std::uint64_t post) {
+void DataPlaneHost::StartFetch::operator()(errgroup::Member member) const {
+  // The handler that starts fetchPost goroutines may find its own process killed within the
+  // same step (a stack or buffer allocation crossed the memory limit): the dead process runs
+  // no further statement, so the handler unwinds here as the kill's cancellation would at its
+  // next suspension.
+  if (!host->go_.alive()) throw sim::Cancelled{};
+  host->go_.go_process(host->fetch_post(host->go_.incarnation(), std::move(member), post));
+}
+
+// fetchPost returns nil on every path (errors are logged, not returned: domain.md §1.5).
+sim::Process DataPlaneHost::fetch_post(std::uint64_t incarnation, errgroup::Member joined,
+                                       std::uint64_t post) {
+  auto g = co_await go_.enter(incarnation);
+  errgroup::Member member = std::move(joined);  // leaves the group before g ends, unwinding too
   const std::string key = "post/" + std::to_string(post);
   ++stats_.uris;
   sim::TraceSpan span = co_await sim::trace_span(sim_, "fetchPost", "rpc");
@@ -301,7 +305,8 @@ sim::Task<errgroup::Error> DataPlaneHost::fetch_post(std::uint64_t post) {
     ++stats_.cache_hits;
     go_.release(cfg_.live_per_uri_bytes);
     if (span) span.end({{"key", key}, {"cache", "hit"}});
-    co_return errgroup::Error{};
+    co_await member.finish(errgroup::Error{});
+    co_return;
   }
   if (!got.resumable()) {  // not a miss: "failed to get post cache item"
     note_cache_error(got);
@@ -322,7 +327,8 @@ sim::Task<errgroup::Error> DataPlaneHost::fetch_post(std::uint64_t post) {
     co_await logger_.error();
     go_.release(cfg_.live_per_uri_bytes);
     if (span) span.end({{"key", key}, {"cache", "miss"}, {"scylla", "no connection"}});
-    co_return errgroup::Error{};
+    co_await member.finish(errgroup::Error{});
+    co_return;
   }
   {
     sim::TraceSpan read = co_await sim::trace_span(sim_, "scylla read", "scylla");
@@ -339,7 +345,7 @@ sim::Task<errgroup::Error> DataPlaneHost::fetch_post(std::uint64_t post) {
   }
   go_.release(cfg_.live_per_uri_bytes);
   if (span) span.end({{"key", key}, {"cache", got.resumable() ? "miss" : "error"}});
-  co_return errgroup::Error{};
+  co_await member.finish(errgroup::Error{});
 }
 
 void DataPlaneHost::note_cache_error(const memcached::McResult& r) {

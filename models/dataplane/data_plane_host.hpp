@@ -154,9 +154,16 @@ class DataPlaneHost {
   };
   sim::Task<> serve_batch(std::shared_ptr<Call> call, std::int64_t uris, PostMix mix,
                           std::int64_t limit, RpcTag tag);
-  // By post id: the errgroup's function then holds 16 bytes and fits std::function's inline
-  // buffer (a captured key string was one heap allocation per URI); the key is made inside.
-  sim::Task<errgroup::Error> fetch_post(std::uint64_t post);
+  // A fetchPost goroutine: `g.Go(func() error { return fetchPost(uri) })` with x/sync's wrapper
+  // in the goroutine's own frame (a batch starts one per URI, 15-20k at once). By post id: the
+  // key is made inside.
+  sim::Process fetch_post(std::uint64_t incarnation, errgroup::Member joined, std::uint64_t post);
+  // What starts it once the group has a slot.
+  struct StartFetch {
+    DataPlaneHost* host;
+    std::uint64_t post;
+    void operator()(errgroup::Member member) const;
+  };
   std::uint64_t pick_post(PostMix mix);
   void note_cache_error(const memcached::McResult& r);
   void build_client();
@@ -181,7 +188,6 @@ class DataPlaneHost {
   FdLimitedDialer scylla_fd_dialer_{fd_limit_};  // over default_dialer_ (gocql's)
   // Clients of dead incarnations: frames of cancelled goroutines may still name them.
   std::vector<std::unique_ptr<memcached::Client>> dead_clients_;
-  errgroup::Launcher launch_;
   std::int64_t in_flight_ = 0;
   DataPlaneStats stats_;
   std::vector<HostEvent> events_;
