@@ -21,14 +21,12 @@ struct FollowGraphStore {
   const social::FollowGraph* graph = nullptr;
   // One page of follower ids from the store, round trip included.
   sim::Duration page_fetch = 0;
-  // Accounts that follow more than this are the hyper-followers of the delivery metrics.
-  std::uint64_t hyper_follows = 0;
-  // One bit per account (follow_count > hyper_follows), set once: the graph is fixed, and the
-  // delivery metrics ask for every write, where reading the count was a cache miss into the
-  // graph's offsets per write (a bit per account fits the L2: 128 KB per million accounts).
+  // The hyper-followers of the delivery metrics: accounts that follow more than the service's
+  // `hyper_follows`. One bit per account, set once: the graph is fixed, and the delivery
+  // metrics ask for every write, where reading the count was a cache miss into the graph's
+  // offsets per write (a bit per account fits the L2: 128 KB per million accounts).
   std::vector<bool> hyper_accounts;
   void mark_hyper(std::uint64_t follows) {
-    hyper_follows = follows;
     hyper_accounts.assign(graph->users(), false);
     for (social::UserId u = 0; u < graph->users(); ++u) {
       if (graph->follow_count(u) > follows) hyper_accounts[u] = true;

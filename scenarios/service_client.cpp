@@ -174,24 +174,23 @@ sim::Task<std::optional<Response>> ServiceClient::exchange(Target& target, Call 
 }
 
 sim::Task<Response> ServiceClient::stream(Target& target, Call call, sim::Time deadline) {
-  std::optional<Response> got;
   if (deadline - sim_.now() > cfg_.rtt / 2) {
     if (cfg_.rtt / 2 > 0) co_await sim::sleep(cfg_.rtt / 2);  // the request on the wire
-    std::shared_ptr<sim::Completion<Response>> reply = send(target, std::move(call), deadline);
-    got = co_await wait_for_reply(*reply, deadline);
-  } else {
-    co_await sim::sleep(deadline - sim_.now());
+    CallAwaiter reply(*this, send(target, std::move(call), deadline), deadline);
+    co_return co_await reply;
   }
-  if (!got) {
-    ++stats_.timeouts;  // gocql abandons the stream; the connection stays
-    co_return Response{false, "timeout"};
-  }
-  co_return std::move(*got);
+  co_await sim::sleep(deadline - sim_.now());
+  ++stats_.timeouts;  // as an abandoned stream's (CallAwaiter)
+  co_return Response{false, "timeout"};
 }
 
 sim::Completion<Response>::Wait ServiceClient::wait_for_reply(sim::Completion<Response>& reply,
                                                               sim::Time deadline) {
-  return deadline == sim::kTimeMax ? reply.wait() : reply.wait_until(deadline, deadlines());
+  return sim::Completion<Response>::Wait(&reply, deadline, reply_timer(deadline));
+}
+
+sim::DeadlineList* ServiceClient::reply_timer(sim::Time deadline) {
+  return deadline == sim::kTimeMax ? nullptr : &deadlines();
 }
 
 sim::DeadlineList& ServiceClient::deadlines() {

@@ -165,22 +165,21 @@ class ServiceClient {
   // The reply's wait, its deadline (if any) on the list above.
   sim::Completion<Response>::Wait wait_for_reply(sim::Completion<Response>& reply,
                                                  sim::Time deadline);
+  // The list a reply's deadline goes on: none without one.
+  sim::DeadlineList* reply_timer(sim::Time deadline);
   std::unique_ptr<sim::DeadlineList> deadlines_;
 };
 
 // co_await client.call(...): the Response. Either a coroutine's path (awaited as a Task), or a
-// stream already sent whose reply is awaited here, its deadline a timeout as stream() maps it.
+// stream already sent whose reply is awaited here; past its deadline gocql abandons the
+// stream (a timeout), the connection stays.
 class ServiceClient::CallAwaiter {
  public:
   explicit CallAwaiter(sim::Task<Response> path) : path_(std::move(path)) {}
   CallAwaiter(ServiceClient& client, std::shared_ptr<sim::Completion<Response>> reply,
               sim::Time deadline)
       : client_(&client), reply_(std::move(reply)) {
-    if (deadline == sim::kTimeMax) {
-      wait_.emplace(reply_.get(), deadline);
-    } else {
-      wait_.emplace(reply_.get(), deadline, &client.deadlines());
-    }
+    wait_.emplace(reply_.get(), deadline, client.reply_timer(deadline));
   }
   CallAwaiter(const CallAwaiter&) = delete;
 

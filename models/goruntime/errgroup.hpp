@@ -175,8 +175,8 @@ struct Member::Finish {
   void withdraw();
 };
 
-// The Go caller's `g.sem <- token{}` (x/sync L73-75), then `start()`: the one semaphore
-// protocol of go(f), go(task) and go_member(start).
+// The Go caller's `g.sem <- token{}` (x/sync L73-75), then Derived::on_token() starts the
+// goroutine: the one semaphore protocol of go(f), go(task) and go_member(start).
 template <class Derived>
 struct SemaphoreSend {
   std::shared_ptr<Group::State> s;
@@ -186,7 +186,7 @@ struct SemaphoreSend {
 
   explicit SemaphoreSend(std::shared_ptr<Group::State> state) : s(std::move(state)) {}
   SemaphoreSend(const SemaphoreSend&) = delete;
-  void start() { static_cast<Derived*>(this)->start(); }
+  void start() { static_cast<Derived*>(this)->on_token(); }
 
   bool await_ready() {
     sem = s->core.semaphore();
@@ -230,7 +230,7 @@ struct Group::GoAwaiter : SemaphoreSend<Group::GoAwaiter> {
 
   GoAwaiter(std::shared_ptr<State> state, Func func, std::optional<sim::Task<Error>> task)
       : SemaphoreSend(std::move(state)), f(std::move(func)), body(std::move(task)) {}
-  void start() {
+  void on_token() {
     if (body) {
       s->start(s, std::move(*body));
     } else {
@@ -245,7 +245,7 @@ struct Group::GoMemberAwaiter : SemaphoreSend<Group::GoMemberAwaiter<Start>> {
 
   GoMemberAwaiter(std::shared_ptr<State> state, Start st)
       : SemaphoreSend<GoMemberAwaiter>(std::move(state)), start_goroutine(std::move(st)) {}
-  void start() {
+  void on_token() {
     this->s->core.add();
     start_goroutine(Member(this->s));
   }

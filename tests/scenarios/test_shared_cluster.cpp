@@ -15,6 +15,15 @@ using skysim::scenarios::testing::run_scenario_text;
 
 namespace {
 
+// Both worlds' first lines: 20 s of one datacenter, its services following.
+const std::string kEastServices = R"(name: t
+epoch: 2026-04-06T00:00:00Z
+duration: 20s
+datacenters:
+  east:
+    services:
+)";
+
 // The data plane: `api` reads random partitions of `timeline` at 500/s.
 const std::string kDataPlane = R"(      api:
         kind: go-service
@@ -49,14 +58,7 @@ std::string shared(const std::string& fanout_extra, const std::string& partition
           posts_per_followed_s: 0.3
           graph_seed: 7
 )" + fanout_extra;
-  return R"(name: t
-epoch: 2026-04-06T00:00:00Z
-duration: 20s
-datacenters:
-  east:
-    services:
-)" + (scylla_first ? scylla + fanout : fanout + scylla) +
-         kDataPlane;
+  return kEastServices + (scylla_first ? scylla + fanout : fanout + scylla) + kDataPlane;
 }
 
 Ran run_checked(const std::string& text) {
@@ -132,13 +134,7 @@ namespace {
 // the graph, and the fleet writing the bots' timelines into `timeline` under POLICY; the
 // cluster counts its hot shards itself.
 std::string shared_composed(const std::string& policy) {
-  return R"(name: t
-epoch: 2026-04-06T00:00:00Z
-duration: 20s
-datacenters:
-  east:
-    services:
-      timeline:
+  return kEastServices + R"(      timeline:
         kind: scylla
         params: {nodes: 4, shards_per_node: 4, partitions: 60k, hot_window: 10s}
       graph:
