@@ -16,7 +16,7 @@ struct ExplainArgs {
 void register_explain(CLI::App& app) {
   auto* cmd = app.add_subcommand("explain", "List service kinds, or one kind's parameters");
   auto a = std::make_shared<ExplainArgs>();  // the callback owns it
-  cmd->add_option("kind", a->kind, "Service kind (omit to list all kinds)");
+  cmd->add_option("kind", a->kind, "Service kind, or machine (omit to list all kinds)");
   cmd->add_flag("--markdown", a->markdown,
                 "Markdown; without KIND prints the whole docs/scenario-reference.md");
   cmd->callback([a] {
@@ -27,11 +27,16 @@ void register_explain(CLI::App& app) {
                  stdout);
       return;
     }
+    if (a->kind == "machine") {
+      std::fputs(scenarios::explain_machine(a->markdown).c_str(), stdout);
+      return;
+    }
     const auto* k = reg.find(a->kind);
     if (!k) {
       std::string known;
       for (const auto& n : reg.names()) known += (known.empty() ? "" : ", ") + n;
-      throw UsageError("explain: unknown service kind '" + a->kind + "' (known: " + known + ")");
+      throw UsageError("explain: unknown service kind '" + a->kind + "' (known: " + known +
+                       "; and machine)");
     }
     std::fputs(scenarios::explain_kind(*k, a->markdown).c_str(), stdout);
   });

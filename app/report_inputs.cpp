@@ -74,7 +74,7 @@ std::vector<analysis::RunReportInputs::KindPanels> kind_panels(
       auto& list = hosts[svc.kind];
       for (int i = 0; i < svc.hosts; ++i) {
         list.push_back({dc.name, svc.name, svc.kind, i, svc.hosts, s.scale,
-                        svc.host_params[static_cast<std::size_t>(i)]});
+                        svc.host_params[static_cast<std::size_t>(i)], nullptr, ""});
       }
     }
   }

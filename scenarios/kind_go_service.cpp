@@ -18,6 +18,7 @@
 #include <memory>
 #include <map>
 #include <optional>
+#include <set>
 #include <span>
 #include <string_view>
 
@@ -43,6 +44,7 @@
 #include "scenarios/host_address.hpp"
 #include "scenarios/hyper_detector_service.hpp"
 #include "scenarios/interning_books.hpp"
+#include "scenarios/machine.hpp"
 #include "scenarios/memcached_service.hpp"
 #include "scenarios/param_builder.hpp"
 #include "scenarios/scylla_service.hpp"
@@ -132,15 +134,7 @@ logsink::LoggerConfig logger_config(const HostContext& ctx) {
   c.validate();
   return c;
 }
-net::NetSysctl net_config(const HostContext& ctx) {
-  net::NetSysctl n;
-  n.port_lo = static_cast<std::uint16_t>(ctx.params.count("port_range_low"));
-  n.port_hi = static_cast<std::uint16_t>(ctx.params.count("port_range_high"));
-  n.time_wait = ctx.params.duration("time_wait");
-  n.tw_reuse = static_cast<int>(ctx.params.integer("tcp_tw_reuse"));
-  n.validate();
-  return n;
-}
+net::NetSysctl net_config(const HostContext& ctx) { return machine_net_sysctl(ctx.params); }
 
 // The label of a gomemcache error in call.errors and responses.
 std::string memcache_error(memcached::McStatus st) {
@@ -248,8 +242,12 @@ class GoService final : public Instance {
         sim_(w.sim()),
         // Its own copy: a deploy (a timeline change of a step or client) edits this host's build.
         program_(ctx.program ? std::make_shared<Program>(*ctx.program) : nullptr),
-        go_(w.sim(), go_config(ctx)),
-        ns_(w.sim(), net_config(ctx), ctx.path() + "/netns"),
+        machine_(ctx.machine.empty() ? nullptr : &w.machine(ctx.machine)),
+        go_(w.sim(), go_config(ctx), machine_ ? &machine_->cpu() : nullptr),
+        own_ns_(machine_ ? nullptr
+                         : std::make_unique<net::NetNamespace>(w.sim(), net_config(ctx),
+                                                               ctx.path() + "/netns")),
+        ns_(machine_ ? machine_->ns() : *own_ns_),
         rng_(w.sim().stream("go-service/" + ctx.path())),
         pick_(w.sim().stream("go-service/" + ctx.path() + "/pick")),
         sink_(sink_config(ctx)),
@@ -258,6 +256,7 @@ class GoService final : public Instance {
         port_scan_ns_(port_scan_cost(ctx.params)),
         metrics_(w.metrics()) {
     if (!program_) throw std::invalid_argument("go-service " + ctx.path() + " has no program");
+    if (machine_) owner_base_ = machine_->owner_base();
     auto& m = w.metrics();
     const sim::Labels host = {{"host", path()}};
     m.gauge_fn("go.goroutines", host, [this] { return double(go_.goroutines()); });
@@ -308,7 +307,7 @@ class GoService final : public Instance {
       milestones_.push_back({sim_.now(), "process died: " + message});
     });
     go_.on_restart([this] {
-      owner_ = static_cast<net::OwnerId>(go_.incarnation());
+      owner_ = owner_base_ + static_cast<net::OwnerId>(go_.incarnation());
       go_.retain(baseline_);
       set_up(go_.alive());
       if (!go_.alive()) return;
@@ -319,7 +318,7 @@ class GoService final : public Instance {
                                              std::to_string(ns_.time_wait_count()) +
                                              " sockets in TIME_WAIT"});
     });
-    owner_ = static_cast<net::OwnerId>(go_.incarnation());
+    owner_ = owner_base_ + static_cast<net::OwnerId>(go_.incarnation());
     if (ctx.params.flag("gc_paused")) go_.set_world_stopped(true);
     if (ctx.params.flag("log_drain_stalled")) sink_.set_stalled(true, sim_.now());
   }
@@ -1661,14 +1660,18 @@ class GoService final : public Instance {
 
   sim::Simulation& sim_;
   std::shared_ptr<Program> program_;
+  Machine* machine_;  // the machine it shares with other services' processes, or null
   goruntime::GoProcess go_;
-  net::NetNamespace ns_;
+  // A shared machine's socket table, or this host's own.
+  std::unique_ptr<net::NetNamespace> own_ns_;
+  net::NetNamespace& ns_;
   sim::Rng& rng_;
   sim::Rng& pick_;
   logsink::LogSink sink_;
   logsink::Logger logger_;
   std::int64_t baseline_;
   sim::Duration port_scan_ns_;  // the kernel's time per port a dial's search examines
+  net::OwnerId owner_base_ = 0;  // this process's first owner id in ns_ (0 on a host of its own)
   net::OwnerId owner_ = 0;
   std::vector<NamedClient> clients_;
   std::deque<MemcacheClient> memcache_;  // deque: gauges hold pointers to its elements
@@ -1710,6 +1713,19 @@ class GoService final : public Instance {
 };
 
 }  // namespace
+
+std::vector<sim::ParamSpec> machine_params() {
+  // A machine's cores and scheduler and its kernel's port rules: the go-service's own
+  // parameters of the same names, which a service on a machine takes from the machine.
+  static const std::set<std::string, std::less<>> kNames = {
+      "cores",           "core_sharing", "time_slice",  "port_range_low",
+      "port_range_high", "time_wait",    "tcp_tw_reuse"};
+  std::vector<sim::ParamSpec> out;
+  for (sim::ParamSpec& p : go_service_params()) {
+    if (kNames.contains(p.name)) out.push_back(std::move(p));
+  }
+  return out;
+}
 
 ServiceKind go_service_kind() {
   return ServiceKind{

@@ -14,6 +14,7 @@
 #include <xxhash.h>
 
 #include "scenarios/distributions.hpp"
+#include "scenarios/machine.hpp"
 #include "scenarios/units.hpp"
 #include "scenarios/yaml_aliases.hpp"
 #include "scenarios/program_loader.hpp"
@@ -262,9 +263,12 @@ class Loader {
         c_.error(it->first, path, "bad datacenter name", "1-64 letters, digits, - or _");
         continue;
       }
-      DatacenterSpec dc{name, {}};
+      DatacenterSpec dc{name, {}, {}};
       const YAML::Node d = it->second;
-      if (c_.keys(d, path, {"services"}, {"services"}) && d["services"]) {
+      const bool keys_ok = c_.keys(d, path, {"services", "machines"}, {"services"});
+      if (keys_ok && d["machines"]) machines(name, d["machines"], join(path, "machines"), dc);
+      machines_ = &dc.machines;
+      if (keys_ok && d["services"]) {
         const YAML::Node svcs = d["services"];
         std::string sp = join(path, "services");
         if (!svcs.IsMap() || svcs.size() == 0) {
@@ -278,8 +282,126 @@ class Loader {
           }
         }
       }
+      machines_ = nullptr;
       s_.datacenters.push_back(std::move(dc));
     }
+  }
+
+  // The kind whose parameters a machine takes (scenarios/machine.hpp): not a service kind.
+  static const ServiceKind& machine_kind() {
+    static const ServiceKind kind = [] {
+      ServiceKind k;
+      k.name = "machine";
+      k.doc = "a machine several services' processes share";
+      k.params = machine_params();
+      return k;
+    }();
+    return kind;
+  }
+
+  void machines(const std::string& dc, const YAML::Node& n, const std::string& path,
+                DatacenterSpec& out) {
+    if (!n.IsMap() || n.size() == 0) {
+      c_.error(n, path, "must be a non-empty map of machine names",
+               "machines: {node: {count: 2, params: {cores: 8}}}");
+      return;
+    }
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      if (!it->first.IsScalar()) continue;
+      MachineSpec m;
+      m.datacenter = dc;
+      m.name = it->first.Scalar();
+      const std::string mp = join(path, m.name);
+      if (!valid_name(m.name)) {
+        c_.error(it->first, mp, "bad machine name", "1-64 letters, digits, - or _");
+        continue;
+      }
+      const YAML::Node body = it->second;
+      if (!c_.keys(body, mp, {"count", "params"})) continue;
+      if (body["count"]) {
+        auto k = c_.parse(body["count"], join(mp, "count"), "a count", parse_count);
+        if (k && (*k < 1 || *k > kMaxHosts)) {
+          c_.error(body["count"], join(mp, "count"), "machine count out of range", "1 to 100000");
+        } else if (k) {
+          m.count = static_cast<int>(*k);
+        }
+      }
+      const YAML::Node params = body["params"] ? body["params"] : YAML::Node(YAML::NodeType::Map);
+      const std::string pp = join(mp, "params");
+      std::vector<ClientReference> none;
+      read_params(c_, machine_kind(), params, pp, m.params, none);
+      fill_defaults(c_, machine_kind(), body, pp, m.params);
+      if (c_.diagnostics.empty()) {
+        try {
+          machine_net_sysctl(m.params);
+        } catch (const std::invalid_argument& e) {
+          const bool range = params.IsMap() && params["port_range_low"];
+          c_.error(range ? params["port_range_low"] : params,
+                   range ? join(pp, "port_range_low") : pp, e.what(),
+                   "port_range_low <= port_range_high");
+        }
+      }
+      out.machines.push_back(std::move(m));
+    }
+  }
+
+  // A service's `machine:`: a machine of its datacenter with a host for each of its own, for a
+  // kind that runs on one, whose own parameters leave the machine's alone.
+  void place_on_machine(const ServiceKind& kind, const YAML::Node& n, const std::string& path,
+                        ServiceSpec& s) {
+    const std::string at = join(path, "machine");
+    auto name = c_.scalar(n["machine"], at, "a machine's name");
+    if (!name) return;
+    std::vector<std::string> names;
+    const MachineSpec* m = nullptr;
+    if (machines_ != nullptr) {
+      for (const MachineSpec& spec : *machines_) {
+        names.push_back(spec.name);
+        if (spec.name == *name) m = &spec;
+      }
+    }
+    if (!m) {
+      c_.error(n["machine"], at,
+               "no machine '" + printable(*name) + "' in datacenter " + s.datacenter +
+                   suggestion(*name, names),
+               names.empty() ? "a name under datacenters." + s.datacenter + ".machines"
+                             : one_of(names));
+      return;
+    }
+    if (kind.name != "go-service") {
+      c_.error(n["machine"], at, "a " + kind.name + " service cannot share a machine",
+               "machine: only on a go-service (docs/scenarios.md, \"Machines\")");
+      return;
+    }
+    if (s.hosts > m->count) {
+      c_.error(n["hosts"] ? n["hosts"] : n["machine"], n["hosts"] ? join(path, "hosts") : at,
+               std::to_string(s.hosts) + " hosts on machine '" + m->name + "' of count " +
+                   std::to_string(m->count),
+               "hosts <= the machine's count (host i runs on machine i)");
+      return;
+    }
+    // The machine's parameters are the machine's: a service setting one is a mistake.
+    const YAML::Node overrides = n["host_overrides"];
+    for (const sim::ParamSpec& spec : machine_kind().params) {
+      std::vector<std::pair<YAML::Node, std::string>> places = {
+          {n["params"] && n["params"].IsMap() ? n["params"][spec.name] : YAML::Node(),
+           join(join(path, "params"), spec.name)}};
+      if (overrides && overrides.IsMap()) {
+        for (auto it = overrides.begin(); it != overrides.end(); ++it) {
+          if (!it->first.IsScalar() || !it->second.IsMap()) continue;
+          places.push_back({it->second[spec.name],
+                            join(join(join(path, "host_overrides"), it->first.Scalar()),
+                                 spec.name)});
+        }
+      }
+      for (const auto& [node, where] : places) {
+        if (!node.IsDefined() || node.IsNull()) continue;
+        c_.error(node, where,
+                 spec.name + " is the machine's: set it on machine '" + m->name + "'",
+                 "datacenters." + s.datacenter + ".machines." + m->name + ".params." + spec.name);
+      }
+    }
+    s.machine = m->name;
   }
 
   std::optional<ServiceSpec> service(const std::string& dc, const YAML::Node& key,
@@ -291,7 +413,8 @@ class Loader {
       c_.error(key, path, "bad service name", "1-64 letters, digits, - or _");
       return std::nullopt;
     }
-    if (!c_.keys(n, path, {"kind", "hosts", "params", "host_overrides", "program"}, {"kind"})) {
+    if (!c_.keys(n, path, {"kind", "hosts", "params", "host_overrides", "program", "machine"},
+                 {"kind"})) {
       return std::nullopt;
     }
     const ServiceKind* kind = nullptr;
@@ -316,6 +439,7 @@ class Loader {
       }
     }
     if (!kind) return std::nullopt;
+    if (n["machine"]) place_on_machine(*kind, n, path, s);
     std::shared_ptr<Program> program;
     if (kind->runs_program) {
       if (!n["program"]) {
@@ -391,7 +515,7 @@ class Loader {
     if (!kind.check_config || !c_.diagnostics.empty()) return;
     for (int i = 0; i < s.hosts; ++i) {
       HostContext ctx{s.datacenter, s.name, kind.name, i, s.hosts, s_.scale,
-                      s.host_params[static_cast<std::size_t>(i)], s.program};
+                      s.host_params[static_cast<std::size_t>(i)], s.program, ""};
       try {
         kind.check_config(ctx);
       } catch (const std::invalid_argument& e) {
@@ -1005,6 +1129,7 @@ class Loader {
   Checker& c_;
   const Registry& reg_;
   Scenario& s_;
+  const std::vector<MachineSpec>* machines_ = nullptr;  // the datacenter's being read
   bool epoch_ok_ = false;
   std::map<std::string, ServiceEntry> services_;  // "dc.service" -> kind and program
   std::vector<std::string> source_names_;

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "scenarios/machine.hpp"
+
 namespace skysim::scenarios {
 
 void Instance::set(std::string_view name, const sim::ParamValue&) {
@@ -66,6 +68,22 @@ Instance& World::add(std::unique_ptr<Instance> instance) {
   auto [it, fresh] = instances_.emplace(path, std::move(instance));
   if (!fresh) throw std::invalid_argument("World::add: two instances at " + path);
   built_.push_back(it->second.get());
+  return *it->second;
+}
+
+World::World(sim::Simulation& sim, sim::MetricsRegistry& metrics)
+    : sim_(sim), metrics_(metrics) {}
+
+void World::add_machine(std::unique_ptr<Machine> machine) {
+  std::string path = machine->path();
+  if (!machines_.emplace(path, std::move(machine)).second) {
+    throw std::invalid_argument("World::add_machine: two machines at " + path);
+  }
+}
+
+Machine& World::machine(std::string_view path) const {
+  auto it = machines_.find(path);
+  if (it == machines_.end()) throw std::logic_error("no machine " + std::string(path));
   return *it->second;
 }
 

@@ -61,6 +61,7 @@
 namespace skysim::scenarios {
 
 class World;
+class Machine;
 
 // How a request ended. `ok == false` with a short machine-readable reason ("rejected",
 // "deadline", "crashed", "timeout", ...): reasons become metric labels.
@@ -110,6 +111,7 @@ struct HostContext {
   double scale = 1.0;  // the scenario's scale knob: shrink pools/ranges together (DESIGN.md)
   sim::ParamValues params;
   ProgramPtr program = nullptr;  // the service's `program:` (kinds with runs_program only)
+  std::string machine;  // the shared machine this host runs on ("dc/name/i"), "" = its own
   std::string path() const { return datacenter + "/" + service + "/" + std::to_string(host_index); }
 };
 
@@ -234,8 +236,8 @@ const Registry& builtin_registry();
 // The simulation, its metrics and every built host, by path.
 class World {
  public:
-  World(sim::Simulation& sim, sim::MetricsRegistry& metrics) : sim_(sim), metrics_(metrics) {}
-  ~World();
+  World(sim::Simulation& sim, sim::MetricsRegistry& metrics);  // out of line: Machine is
+  ~World();                                                   // incomplete here
   World(const World&) = delete;
   World& operator=(const World&) = delete;
   sim::Simulation& sim() { return sim_; }
@@ -249,6 +251,10 @@ class World {
     return instances_;
   }
   Instance& add(std::unique_ptr<Instance> instance);
+  // The shared machines (scenarios/machine.hpp), built before any host: by path "dc/name/i".
+  void add_machine(std::unique_ptr<Machine> machine);
+  // Throws std::logic_error if absent (the loader checked every `machine:`).
+  Machine& machine(std::string_view path) const;
   // A small number per host path (1, 2, ...), the same in every run: handed out in the order
   // asked, which the scenario's build order fixes. What hosts' network addresses are made of
   // (a factory may ask before its peers are built).
@@ -257,6 +263,8 @@ class World {
  private:
   sim::Simulation& sim_;
   sim::MetricsRegistry& metrics_;
+  // Declared first, so destroyed after the hosts, whose processes run on them.
+  std::map<std::string, std::unique_ptr<Machine>, std::less<>> machines_;
   std::map<std::string, std::unique_ptr<Instance>, std::less<>> instances_;
   std::vector<Instance*> built_;  // in build order: destroyed in reverse
   std::map<std::string, std::uint32_t, std::less<>> host_numbers_;

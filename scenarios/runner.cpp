@@ -14,6 +14,7 @@
 
 #include "scenarios/datacenter_fingerprint.hpp"
 #include "scenarios/loader.hpp"
+#include "scenarios/machine.hpp"
 #include "scenarios/stream_families.hpp"
 #include "scenarios/units.hpp"
 #include "sim/json.hpp"
@@ -243,6 +244,13 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const Registry& registry)
       groups_(std::make_unique<sim::GroupFingerprints>(*sim_)) {
   world_ = std::make_unique<World>(*sim_, metrics_);
   for (const auto& dc : scenario.datacenters) {
+    for (const MachineSpec& m : dc.machines) {
+      for (int i = 0; i < m.count; ++i) {
+        world_->add_machine(std::make_unique<Machine>(*sim_, metrics_, m.path(i), m.params));
+      }
+    }
+  }
+  for (const auto& dc : scenario.datacenters) {
     for (const auto& svc : dc.services) {
       const ServiceKind* kind = registry.find(svc.kind);
       if (!kind) throw ScenarioError({{scenario.file, "", "unknown kind " + svc.kind, ""}});
@@ -254,7 +262,10 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const Registry& registry)
                         svc.hosts,
                         scenario.scale,
                         svc.host_params[static_cast<std::size_t>(i)],
-                        svc.program};
+                        svc.program,
+                        svc.machine.empty() ? std::string()
+                                            : dc.name + "/" + svc.machine + "/" +
+                                                  std::to_string(i)};
         world_->add(kind->build(*world_, ctx));
       }
     }

@@ -23,11 +23,27 @@ struct ServiceSpec {
   int hosts = 1;
   std::vector<sim::ParamValues> host_params;  // per host: service params + host overrides
   ProgramPtr program;  // a kind that runs a program (go-service): its clients and handlers
+  // The machines its hosts run on (`machine: NAME`): host i on that machine's i; "" = each
+  // host is a machine of its own.
+  std::string machine;
+};
+
+// A machine several services' processes share (`machines: {NAME: {count, params}}`): its
+// cores and its kernel (one socket table: the ephemeral ports, TIME_WAIT, the sysctls).
+struct MachineSpec {
+  std::string datacenter;
+  std::string name;
+  int count = 1;
+  sim::ParamValues params;  // machine_params(): cores, scheduler, port range, TIME_WAIT
+  std::string path(int index) const {
+    return datacenter + "/" + name + "/" + std::to_string(index);
+  }
 };
 
 struct DatacenterSpec {
   std::string name;
   std::vector<ServiceSpec> services;  // in file order
+  std::vector<MachineSpec> machines;  // in file order
 };
 
 // Sinusoidal day shape: rate(t) = rate * (1 + amplitude * cos(2π (time_of_day(t) - peak) / 1d)).

@@ -170,7 +170,7 @@ sim::Process GoProcess::preempt_ack(std::uint64_t inc, std::uint64_t stw, bool o
     });
     if (mine != nullptr) {
       mine->parked = true;
-      cpu_.add_background(-1);
+      add_background(-1);
     }
   }
   --acks_left_;
@@ -218,7 +218,7 @@ void GoProcess::end_stw() {
   go_slices_.for_each([this](GoSlice& g) {
     if (g.parked) {
       g.parked = false;
-      cpu_.add_background(1);
+      add_background(1);
     }
   });
   sysmon_after_stw(stw_began_);

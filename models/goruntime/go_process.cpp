@@ -55,21 +55,25 @@ sim::Process goroutine_main(GoProcess& go, std::uint64_t incarnation, sim::Task<
 }
 }  // namespace
 
-GoProcess::GoProcess(sim::Simulation& sim, GoConfig cfg)
+GoProcess::GoProcess(sim::Simulation& sim, GoConfig cfg, HostCpu* machine)
     : sim_(sim),
       cfg_(std::move(cfg)),
       sysmon_(cfg_.sysmon_tick_min, cfg_.sysmon_tick_max, cfg_.sysmon_idle_ticks_before_backoff,
               cfg_.sysmon_timer_slack),
-      cpu_(sim, std::max(1, cfg_.cores), cfg_.core_sharing, cfg_.time_slice) {
+      own_cpu_(machine ? nullptr
+                       : std::make_unique<HostCpu>(sim, std::max(1, cfg_.cores),
+                                                   cfg_.core_sharing, cfg_.time_slice)),
+      cpu_(machine ? machine : own_cpu_.get()) {
+  if (machine) cfg_.cores = machine->cores();
   cfg_.validate();
   procs_ = cfg_.procs();
   cpu_cap_ = std::min(procs_, cfg_.cores);
-  kind_goroutine_ = sim.intern_kind("go.goroutine");
+  kind_goroutine_ = sim_.intern_kind("go.goroutine");
   sysmon_event_.go = this;
-  sysmon_event_.kind = sim.intern_kind("go.sysmon");
-  sysmon_event_.actor_id = sim.new_actor_id();
-  cpu_.set_actor(sysmon_event_.actor_id);
-  kind_gc_ = sim.intern_kind("go.gc");
+  sysmon_event_.kind = sim_.intern_kind("go.sysmon");
+  sysmon_event_.actor_id = sim_.new_actor_id();
+  if (own_cpu_) own_cpu_->set_actor(sysmon_event_.actor_id);
+  kind_gc_ = sim_.intern_kind("go.gc");
   reset_process();
 }
 
@@ -548,7 +552,7 @@ sim::Task<> GoProcess::syscall_impl(WriteTarget* target, std::int64_t bytes, sim
       if (inc == incarnation_ && alive_) exit_syscall(rec);
     });
     if (kernel_cpu) {
-      co_await cpu_.run(d, arrival);  // the M goes on from its Go code into bind(2)
+      co_await cpu_->run(d, arrival, this);  // the M goes on from its Go code into bind(2)
     } else if (blocked) {
       co_await target->wait_blocked(now, end);
     } else {
@@ -745,7 +749,12 @@ void GoProcess::crash(CrashReason reason) {
   go_slices_.for_each([](GoSlice& s) { s.unlink(); });
   for (sim::ProcessHandle& h : gc_procs_) h.kill();  // the GC's threads died too
   gc_procs_.clear();
-  cpu_.reset();  // every thread died with the process
+  if (own_cpu_) {
+    cpu_->reset();  // every thread died with the process
+  } else {
+    cpu_->forget(this, background_threads_);  // the machine's other processes go on
+  }
+  background_threads_ = 0;
   reset_process();
   m_total_ = m_idle_ = 0;
   ps_idle_ = 0;

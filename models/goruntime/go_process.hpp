@@ -21,6 +21,7 @@
 // events point at it; frames of goroutines hold Goroutine guards that point at it).
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -91,7 +92,10 @@ class GoProcess {
   using CrashCallback = std::function<void(CrashReason, const std::string& message)>;
   using RestartCallback = std::function<void()>;
 
-  GoProcess(sim::Simulation& sim, GoConfig cfg);
+  // `machine`: the cores of a machine this process shares with others (their count and
+  // scheduler are the machine's, not cfg's), where its death frees only its own threads;
+  // null = a host of its own, made from cfg.
+  GoProcess(sim::Simulation& sim, GoConfig cfg, HostCpu* machine = nullptr);
   ~GoProcess();
   GoProcess(const GoProcess&) = delete;
   GoProcess& operator=(const GoProcess&) = delete;
@@ -169,9 +173,9 @@ class GoProcess {
   std::int64_t ps_in_syscall() const { return ps_syscall_; }
   std::int64_t run_queue() const { return runq_len_; }
   // OS threads wanting a core: Ms running Go code plus Ms computing in the kernel (HostCpu).
-  std::int64_t runnable_threads() const { return alive_ ? cpu_.runnable() : 0; }
+  std::int64_t runnable_threads() const { return alive_ ? cpu_->runnable() : 0; }
   // The most runnable threads at once since this GoProcess was created, across restarts.
-  std::int64_t runnable_threads_peak() const { return cpu_.runnable_peak(); }
+  std::int64_t runnable_threads_peak() const { return cpu_->runnable_peak(); }
   std::int64_t heap_live_bytes() const { return heap_live_; }
   std::int64_t heap_alloc_bytes() const { return heap_alloc_; }
   std::int64_t heap_peak_bytes() const { return heap_peak_; }
@@ -338,7 +342,14 @@ class GoProcess {
   std::uint64_t syscalls_ = 0;
   std::uint64_t handoffs_ = 0;
   sim::Histogram runq_wait_hist_;
-  HostCpu cpu_;
+  std::unique_ptr<HostCpu> own_cpu_;  // null on a shared machine
+  HostCpu* cpu_;                      // own_cpu_, or the machine's
+  std::int64_t background_threads_ = 0;  // this process's background threads on cpu_
+  // A thread of this process starts (+1) or stops (-1) taking a core without being a job.
+  void add_background(int delta) {
+    cpu_->add_background(delta);
+    background_threads_ += delta;
+  }
 
   // Memory and GC
   std::int64_t heap_live_ = 0;
@@ -428,7 +439,7 @@ struct GoProcess::CoreSliceAwaiter {
   bool await_ready() const noexcept { return false; }
   template <class P>
   bool await_suspend(std::coroutine_handle<P> h) {
-    if (counted) go->cpu_.add_background(1);
+    if (counted) go->add_background(1);
     if (tracked) {
       node.job = shared ? &job.job : nullptr;
       node.counted = counted;
@@ -439,7 +450,7 @@ struct GoProcess::CoreSliceAwaiter {
   void await_resume() {
     if (node.linked()) node.unlink();
     if (counted && !node.parked && inc == go->incarnation_ && go->alive_) {
-      go->cpu_.add_background(-1);
+      go->add_background(-1);
     }
     if (shared) {
       job.await_resume();
@@ -480,9 +491,9 @@ struct GoProcess::AllocAwaiter {
 inline GoProcess::CoreSliceAwaiter GoProcess::on_core(sim::Duration slice, std::uint64_t inc,
                                                       HostCpu::Arrival arrival, bool go_code) {
   // A core this M still holds counts as taken: the slice is then a job that takes it back.
-  const bool shared = cfg_.cpu_contention && cpu_.busy();
+  const bool shared = cfg_.cpu_contention && cpu_->busy();
   return CoreSliceAwaiter{this, inc, shared, cfg_.cpu_contention && !shared, go_code,
-                          cpu_.run(slice, arrival),
+                          cpu_->run(slice, arrival, this),
                           sim::sleep(slice), {}};
 }
 

@@ -239,6 +239,24 @@ void HostCpu::reset() {
   event_at_ = sim::kTimeMax;
 }
 
+void HostCpu::forget(const void* owner, std::int64_t background) {
+  advance();  // V up to now at the rate the dead threads shared
+  for (auto it = running_.begin(); it != running_.end();) {
+    if ((*it)->owner != owner) {
+      ++it;
+      continue;
+    }
+    (*it)->running = false;
+    it = running_.erase(it);
+  }
+  std::erase_if(waiting_, [owner](const Job* j) { return j->owner == owner; });
+  std::erase_if(line_, [owner](const Job* j) { return j->owner == owner; });
+  background_ -= background;
+  if (background_ < 0) throw std::logic_error("goruntime: HostCpu background below zero");
+  run_waiting();  // the cores the dead process held go to the threads in line
+  reschedule();
+}
+
 void HostCpu::finish_due() {
   if (sim_.now() != event_at_) return;  // superseded
   event_at_ = sim::kTimeMax;

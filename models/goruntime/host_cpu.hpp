@@ -71,6 +71,7 @@ class HostCpu {
     bool running = false;
     sim::WakeToken token;
     bool done = false;
+    const void* owner = nullptr;  // the process whose thread this is (forget())
   };
 
   // Its events are of kind "go.cpu", interned at the first job (so a process that never
@@ -93,7 +94,8 @@ class HostCpu {
   };
   struct RunAwaiter;
   // co_await cpu.run(work): returns once this thread has had `work` ns of a core.
-  RunAwaiter run(sim::Duration work, Arrival arrival = Arrival::kQueued);
+  RunAwaiter run(sim::Duration work, Arrival arrival = Arrival::kQueued,
+                 const void* owner = nullptr);
 
   // A thread that takes a core but is not a job (+1 when it starts, -1 when it ends).
   void add_background(int delta);
@@ -107,6 +109,10 @@ class HostCpu {
   int cores() const { return cores_; }
   // The process died: every thread is gone (their frames are being cancelled).
   void reset();
+  // One of the processes sharing this host died (a machine of several processes): its jobs
+  // leave the cores and the line, `background` of its background threads end, the others go
+  // on and take the cores it held.
+  void forget(const void* owner, std::int64_t background);
 
   // For the awaiter.
   void start(Job& job, sim::Duration work, Arrival arrival);
@@ -206,8 +212,11 @@ struct HostCpu::RunAwaiter {
   }
 };
 
-inline HostCpu::RunAwaiter HostCpu::run(sim::Duration work, Arrival arrival) {
-  return RunAwaiter{this, work, arrival, {}};
+inline HostCpu::RunAwaiter HostCpu::run(sim::Duration work, Arrival arrival,
+                                        const void* owner) {
+  RunAwaiter a{this, work, arrival, {}};
+  a.job.owner = owner;
+  return a;
 }
 
 }  // namespace goruntime

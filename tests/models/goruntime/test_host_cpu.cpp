@@ -112,6 +112,59 @@ TEST_CASE("HostCpu: a cancelled thread leaves, and the others speed up") {
   CHECK(cpu.runnable() == 0);
 }
 
+namespace {
+// A thread of process `owner` (a machine's cores are shared by several processes).
+sim::Process owned_thread(Simulation& sim, HostCpu& cpu, const void* owner, Duration work,
+                          Time& done) {
+  co_await cpu.run(work, HostCpu::Arrival::kQueued, owner);
+  done = sim.now();
+}
+}  // namespace
+
+TEST_CASE("HostCpu: a process that dies on a shared machine frees only its own threads") {
+  const int a_process = 0, b_process = 0;  // their addresses name the two processes
+  SECTION("processor sharing: the survivor runs alone from the death on") {
+    // Four runnable threads on one core (A's two jobs and background thread, B's job) each
+    // get 0.75 ms in the first 3 ms; then A dies and B's 9.25 ms left run at full speed.
+    Simulation sim(1);
+    HostCpu cpu(sim, 1);
+    Time a1 = 0, a2 = 0, b = 0;
+    ProcessHandle h1 = sim.spawn(owned_thread(sim, cpu, &a_process, 10 * kMillisecond, a1));
+    ProcessHandle h2 = sim.spawn(owned_thread(sim, cpu, &a_process, 10 * kMillisecond, a2));
+    sim.spawn(owned_thread(sim, cpu, &b_process, 10 * kMillisecond, b));
+    cpu.add_background(1);
+    sim.run_until(3 * kMillisecond);
+    CHECK(cpu.runnable() == 4);
+    cpu.forget(&a_process, 1);
+    h1.kill();  // as GoProcess::crash: the cores first, then the goroutines
+    h2.kill();
+    CHECK(cpu.runnable() == 1);
+    sim.run();
+    CHECK(a1 == 0);
+    CHECK(a2 == 0);
+    CHECK(b == 3 * kMillisecond + 9 * kMillisecond + kMillisecond / 4);
+  }
+  SECTION("run to completion: the dead process's core goes to the next in line") {
+    Simulation sim(1);
+    HostCpu cpu(sim, 1, goruntime::CoreSharing::kRunToCompletion);
+    Time a = 0, b = 0;
+    ProcessHandle h = sim.spawn(owned_thread(sim, cpu, &a_process, 10 * kMillisecond, a));
+    sim.spawn(owned_thread(sim, cpu, &b_process, 10 * kMillisecond, b));
+    sim.run_until(2 * kMillisecond);
+    cpu.forget(&a_process, 0);
+    h.kill();
+    sim.run();
+    CHECK(a == 0);
+    CHECK(b == 12 * kMillisecond);
+  }
+  SECTION("forgetting more background threads than there are is a model bug") {
+    Simulation sim(1);
+    HostCpu cpu(sim, 1);
+    cpu.add_background(1);
+    CHECK_THROWS_AS(cpu.forget(&a_process, 2), std::logic_error);
+  }
+}
+
 TEST_CASE("HostCpu, run to completion: a thread keeps its core, the others wait in order") {
   // Six 1-ms jobs on two cores: two at a time, in arrival order; a cancelled waiting job
   // leaves the line; a background thread holds a core like a job.

@@ -1,0 +1,259 @@
+// Machines that several services' processes share (scenarios/machine.hpp): one socket table and
+// one set of cores. Each property against its arithmetic: the port range fills when the
+// TIME_WAIT both processes leave (Little's law) says so; connect()'s 4-tuple rule keeps a
+// process that dials another peer out of it; a core shared by two single-P processes queues
+// their work together (M/D/1 alone, far slower together); a dead process leaves the cores to
+// the others. And every wiring mistake is one error at its line.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "scenarios/loader.hpp"
+#include "scenarios/runner.hpp"
+#include "scenario_fixtures.hpp"
+
+using namespace skysim::scenarios;
+using skysim::scenarios::testing::errors_of;
+using Ran = skysim::scenarios::testing::TextRun;
+using skysim::scenarios::testing::run_scenario_text;
+using skysim::scenarios::testing::with;
+
+namespace {
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+  return with(from, to, std::move(s));
+}
+
+// Both worlds below: one datacenter with a machine `node`, whose params follow.
+const std::string kHead = R"(name: t
+epoch: 2026-04-06T00:00:00Z
+duration: 1m
+datacenters:
+  east:
+    machines:
+      node:
+)";
+
+// `search` (8 parallel calls a request, one idle connection kept: 7 closes into TIME_WAIT per
+// request) and `checkout` (2 calls, 1 close) on machine `node` with a 1,000-port range.
+// CHECKOUT_PEER: whom checkout calls.
+const std::string kPorts = kHead + R"(        params: {cores: 4, port_range_low: 60000, port_range_high: 60999}
+    services:
+      store:
+        kind: queue-server
+        params: {workers: 256, service_time: {constant: 10ms}}
+      payments:
+        kind: queue-server
+        params: {workers: 256, service_time: {constant: 10ms}}
+      search:
+        kind: go-service
+        machine: node
+        program:
+          clients:
+            store: {target: store, max_idle: 1}
+          handlers:
+            get:
+              - errgroup:
+                  tasks: 8
+                  do:
+                    - call: {client: store, endpoint: serve}
+      checkout:
+        kind: go-service
+        machine: node
+        program:
+          clients:
+            peer: {target: CHECKOUT_PEER, max_idle: 1}
+          handlers:
+            get:
+              - errgroup:
+                  tasks: 2
+                  do:
+                    - call: {client: peer, endpoint: serve}
+sources:
+  searches: {from: east, target: search.get, rate: 10/s, start: +20s}
+  checkouts: {from: east, target: checkout.get, rate: 5/s}
+invariants: [requests.accounted, go-service.sockets]
+)";
+
+// Each service on a machine of its own, with the same range.
+std::string on_own_machines(std::string text) {
+  text = replace(text,
+                 "    machines:\n      node:\n        params: {cores: 4, port_range_low: 60000, "
+                 "port_range_high: 60999}\n",
+                 "");
+  const std::string own = "        params: {cores: 4, port_range_low: 60000, port_range_high: 60999}";
+  text = replace(text, "        machine: node", own);
+  return replace(text, "        machine: node", own);
+}
+
+double first_dial_error_s(const Ran& r, const std::string& host) {
+  for (const auto& [h, p] : r.run->phases()) {
+    if (h == host && p.what.find("first dial error") != std::string::npos) {
+      return static_cast<double>(p.at) / 1e9;
+    }
+  }
+  return -1;
+}
+
+// Two single-P processes doing 1 ms of Go code a request, 400/s and 500/s, on one core.
+const std::string kCores = kHead + R"(        params: {cores: 1}
+    services:
+      a:
+        kind: go-service
+        machine: node
+        params: {restart_delay: 10m}
+        program:
+          handlers:
+            get:
+              - cpu: {time: {constant: 1ms}}
+      b:
+        kind: go-service
+        machine: node
+        params: {restart_delay: 10m}
+        program:
+          handlers:
+            get:
+              - cpu: {time: {constant: 1ms}}
+sources:
+  as: {from: east, target: a.get, rate: 400/s}
+  bs: {from: east, target: b.get, rate: 500/s}
+invariants: [requests.accounted]
+)";
+
+double mean_latency_ms(const Ran& r, const std::string& host) {
+  const auto& h = r.run->metrics().histogram("handler.latency_ns",
+                                             {{"handler", "get"}, {"host", host}});
+  return h.mean() / 1e6;
+}
+
+}  // namespace
+
+TEST_CASE("machines: two processes on one machine share its ephemeral ports") {
+  SECTION("the same peer: one process's TIME_WAIT fills the range for both") {
+    Ran r = run_scenario_text(replace(kPorts, "CHECKOUT_PEER", "store"));
+    REQUIRE(r.result.invariants_hold());
+    // One socket table: both hosts report the machine's TIME_WAIT count.
+    CHECK(r.value("net.time_wait{host=east/search/0}") ==
+          r.value("net.time_wait{host=east/checkout/0}"));
+    CHECK(r.value("machine.time_wait{machine=east/node/0}") ==
+          r.value("net.time_wait{host=east/search/0}"));
+    CHECK(r.value("machine.processes{machine=east/node/0}") == 2);
+    // Little's law on the range: checkout alone leaves 5 sockets/s in TIME_WAIT (300 at +60s,
+    // under 1,000: it never runs out on its own, below). From +20 s search adds 70/s; the
+    // ~900 ports left at +20 s are gone 900 / 75 = 12 s later.
+    const double at = first_dial_error_s(r, "east/checkout/0");
+    CHECK(at > 30.0);
+    CHECK(at < 34.0);
+    CHECK(r.value("client.dial_errors{client=peer,host=east/checkout/0}") > 0);
+    CHECK(r.value("handler.failed{handler=get,host=east/checkout/0}") > 0);
+  }
+  SECTION("on machines of their own, checkout never runs out") {
+    Ran r = run_scenario_text(on_own_machines(replace(kPorts, "CHECKOUT_PEER", "store")));
+    REQUIRE(r.result.invariants_hold());
+    CHECK(r.value("client.dial_errors{client=peer,host=east/checkout/0}") == 0);
+    CHECK(r.value("handler.failed{handler=get,host=east/checkout/0}") == 0);
+    // search alone: ~1,000 ports at 70/s from +20 s: out at about +34 s.
+    const double at = first_dial_error_s(r, "east/search/0");
+    CHECK(at > 32.0);
+    CHECK(at < 36.0);
+  }
+  SECTION("another peer: connect()'s 4-tuple rule lets checkout reuse search's ports") {
+    // connect() without bind needs only a 4-tuple no socket holds: toward payments, the ports
+    // search holds in TIME_WAIT toward store are free.
+    Ran r = run_scenario_text(replace(kPorts, "CHECKOUT_PEER", "payments"));
+    REQUIRE(r.result.invariants_hold());
+    CHECK(r.value("client.dial_errors{client=store,host=east/search/0}") > 0);
+    CHECK(r.value("client.dial_errors{client=peer,host=east/checkout/0}") == 0);
+  }
+}
+
+TEST_CASE("machines: two processes on one machine share its cores") {
+  SECTION("each on a core of its own: M/D/1 through its one P") {
+    // Mean response S + rho S / (2 (1 - rho)): 1.333 ms at rho 0.4, 1.5 ms at rho 0.5.
+    std::string text = replace(kCores, "    machines:\n      node:\n        params: {cores: 1}\n", "");
+    text = replace(text, "        machine: node\n        params: {restart_delay: 10m}",
+                   "        params: {restart_delay: 10m, cores: 1}");
+    text = replace(text, "        machine: node\n        params: {restart_delay: 10m}",
+                   "        params: {restart_delay: 10m, cores: 1}");
+    Ran r = run_scenario_text(text);
+    REQUIRE(r.result.invariants_hold());
+    CHECK(mean_latency_ms(r, "east/a/0") == Approx(1.333).epsilon(0.05));
+    CHECK(mean_latency_ms(r, "east/b/0") == Approx(1.5).epsilon(0.05));
+  }
+  SECTION("on one core: their work queues together (load 0.9)") {
+    Ran r = run_scenario_text(kCores);
+    REQUIRE(r.result.invariants_hold());
+    // A single server at load 0.9 with 1 ms jobs: an M/D/1 would answer in 5.5 ms on average.
+    // Both processes' requests together (two FIFO Ps sharing the core) come out near that.
+    const double a = mean_latency_ms(r, "east/a/0"), b = mean_latency_ms(r, "east/b/0");
+    const double na = r.value("handler.ok{handler=get,host=east/a/0}");
+    const double nb = r.value("handler.ok{handler=get,host=east/b/0}");
+    CHECK(a > 2.5 * 1.333);
+    CHECK((a * na + b * nb) / (na + nb) == Approx(5.5).epsilon(0.25));
+  }
+  SECTION("one process dies: the other has the core to itself") {
+    // b crashes at +1 s and stays down (restart_delay 10m): a's requests see a core of their
+    // own, M/D/1 at rho 0.4, and none of them fails.
+    Ran r = run_scenario_text(kCores +
+                              "faults:\n  - {type: crash, at: +1s, target: east/b/0, duration: 1s}\n");
+    REQUIRE(r.result.invariants_hold());
+    CHECK(r.value("go.crashes{host=east/a/0}") == 0);
+    CHECK(r.value("go.crashes{host=east/b/0}") == 1);
+    CHECK(r.value("handler.failed{handler=get,host=east/a/0}") == 0);
+    CHECK(mean_latency_ms(r, "east/a/0") == Approx(1.333).epsilon(0.1));
+  }
+}
+
+TEST_CASE("machines: wiring errors are one error each, at their line") {
+  const std::string ok = replace(kPorts, "CHECKOUT_PEER", "store");
+  REQUIRE(errors_of(ok) == "OK");
+  SECTION("a machine that does not exist") {
+    const std::string e = errors_of(replace(ok, "        machine: node", "        machine: nod"));
+    CHECK_THAT(e, Catch::Contains("t.yaml:18:"));
+    CHECK_THAT(e, Catch::Contains("no machine 'nod' in datacenter east"));
+    CHECK_THAT(e, Catch::Contains("did you mean 'node'"));
+  }
+  SECTION("a kind that cannot share a machine") {
+    const std::string e = errors_of(replace(
+        ok, "        kind: queue-server\n        params: {workers: 256, service_time: {constant: "
+            "10ms}}\n      payments:",
+        "        kind: queue-server\n        machine: node\n        params: {workers: 256, "
+        "service_time: {constant: 10ms}}\n      payments:"));
+    CHECK_THAT(e, Catch::Contains("a queue-server service cannot share a machine"));
+  }
+  SECTION("more hosts than the machine has") {
+    const std::string e = errors_of(replace(ok, "      search:\n        kind: go-service\n",
+                                            "      search:\n        kind: go-service\n        hosts: 2\n"));
+    CHECK_THAT(e, Catch::Contains("2 hosts on machine 'node' of count 1"));
+  }
+  SECTION("a service setting what is the machine's") {
+    const std::string e = errors_of(replace(ok, "        machine: node\n        program:",
+                                            "        machine: node\n        params: {cores: 8}\n        program:"));
+    CHECK_THAT(e, Catch::Contains("datacenters.east.services.search.params.cores"));
+    CHECK_THAT(e, Catch::Contains("cores is the machine's: set it on machine 'node'"));
+  }
+  SECTION("a machine's own parameters are checked") {
+    CHECK_THAT(errors_of(replace(ok, "port_range_low: 60000", "port_range_low: 61000")),
+               Catch::Contains("port_range_low"));
+    CHECK_THAT(errors_of(replace(ok, "params: {cores: 4,", "params: {cors: 4,")),
+               Catch::Contains("unknown key 'cors'"));
+    CHECK_THAT(errors_of(replace(ok, "      node:\n        params:", "      node:\n        count: 0\n        params:")),
+               Catch::Contains("machine count out of range"));
+  }
+}
+
+TEST_CASE("machines: a machine with one process runs as a host of its own does") {
+  // The machine adds nothing of its own: a search alone on a machine and alone on its host
+  // dial, close and fail alike (the fingerprints differ only by the machine's actor id).
+  std::string alone = replace(kPorts, "CHECKOUT_PEER", "store");
+  alone = replace(alone, "  checkouts: {from: east, target: checkout.get, rate: 5/s}\n", "");
+  Ran shared = run_scenario_text(alone);
+  Ran own = run_scenario_text(on_own_machines(alone));
+  for (const char* key : {"client.dial_errors{client=store,host=east/search/0}",
+                          "client.dials{client=store,host=east/search/0}",
+                          "handler.ok{handler=get,host=east/search/0}",
+                          "net.time_wait{host=east/search/0}"}) {
+    INFO(key);
+    CHECK(shared.value(key) == own.value(key));
+  }
+}
