@@ -322,7 +322,8 @@ std::string driver_text(const Protocol& p) {
 }
 
 void check_drivers(Checker& c, const std::map<std::string, ServiceEntry>& services) {
-  for (const auto& [key, entry] : services) {
+  for (const auto& named : services) {
+    const ServiceEntry& entry = named.second;  // not a binding: lambdas below capture it
     if (!entry.program) continue;
     for (const auto& cl : entry.program->clients) {
       if (cl.target_service.empty() || !cl.params.has("driver")) continue;
@@ -430,7 +431,8 @@ void resolve_targets(Checker& c, std::map<std::string, ServiceEntry>& services,
 }
 
 void check_endpoints(Checker& c, const std::map<std::string, ServiceEntry>& services) {
-  for (const auto& [key, entry] : services) {
+  for (const auto& named : services) {
+    const ServiceEntry& entry = named.second;  // not a binding: lambdas below capture it
     if (!entry.program) continue;
     for (const auto& [handler, steps] : entry.program->handlers) {
       for_each_call(steps, [&](const Step& s) {
@@ -460,10 +462,11 @@ void check_cycles(Checker& c, const std::map<std::string, ServiceEntry>& service
     const Step* call;
   };
   std::map<std::string, std::vector<Edge>> edges;
-  for (const auto& [key, entry] : services) {
+  for (const auto& named : services) {
+    const ServiceEntry& entry = named.second;  // not a binding: lambdas below capture it
     if (!entry.program) continue;
     for (const auto& [handler, steps] : entry.program->handlers) {
-      auto& out = edges[key + "." + handler];
+      auto& out = edges[named.first + "." + handler];
       for_each_call(steps, [&](const Step& s) {
         const ClientSpec* cl = entry.program->client(s.params.string("client"));
         if (!cl || cl->target_service.empty()) return;
