@@ -114,7 +114,8 @@ std::string explain_machine(bool markdown) {
       "and named by a go-service's `machine: NAME` (its host i runs on machine i; a service "
       "has at most `count` hosts). One kernel: one socket table, so the ephemeral port range, "
       "TIME_WAIT and connect()'s port rule count every process's sockets; one set of cores, "
-      "which every process's runnable threads share under the machine's scheduler. Each "
+      "which every process's runnable threads share under the machine's scheduler; one memory, "
+      "past which the kernel's OOM killer kills the process with the most RSS. Each "
       "process keeps its own Go runtime and container memory limit, and its death frees its "
       "own threads and sockets only. A service on a machine may not set these parameters "
       "itself. How-to: docs/scenarios.md, \"Machines: services that share a host\".";

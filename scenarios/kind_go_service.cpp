@@ -256,7 +256,7 @@ class GoService final : public Instance {
         port_scan_ns_(port_scan_cost(ctx.params)),
         metrics_(w.metrics()) {
     if (!program_) throw std::invalid_argument("go-service " + ctx.path() + " has no program");
-    if (machine_) owner_base_ = machine_->owner_base();
+    if (machine_) owner_base_ = machine_->place(go_);
     auto& m = w.metrics();
     const sim::Labels host = {{"host", path()}};
     m.gauge_fn("go.goroutines", host, [this] { return double(go_.goroutines()); });
@@ -1724,6 +1724,11 @@ std::vector<sim::ParamSpec> machine_params() {
   for (sim::ParamSpec& p : go_service_params()) {
     if (kNames.contains(p.name)) out.push_back(std::move(p));
   }
+  out.push_back(param("memory", ParamType::Size, "bytes", "0",
+                      "the machine's memory for its processes (a node's allocatable): their RSS "
+                      "together above it is the kernel's OOM killer, which kills the process "
+                      "with the most RSS, not necessarily the one allocating; 0 = not modelled",
+                      0, 1e15));
   return out;
 }
 

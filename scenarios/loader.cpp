@@ -383,6 +383,7 @@ class Loader {
     // The machine's parameters are the machine's: a service setting one is a mistake.
     const YAML::Node overrides = n["host_overrides"];
     for (const sim::ParamSpec& spec : machine_kind().params) {
+      if (kind.param(spec.name) == nullptr) continue;  // the machine's only: unknown here
       std::vector<std::pair<YAML::Node, std::string>> places = {
           {n["params"] && n["params"].IsMap() ? n["params"][spec.name] : YAML::Node(),
            join(join(path, "params"), spec.name)}};

@@ -28,20 +28,47 @@ Machine::Machine(sim::Simulation& sim, sim::MetricsRegistry& metrics, std::strin
       ns_(sim, machine_net_sysctl(params), path_ + "/netns"),
       cpu_(sim, static_cast<int>(params.count("cores")),
            goruntime::parse_core_sharing(params.choice("core_sharing")),
-           params.duration("time_slice")) {
+           params.duration("time_slice")),
+      memory_(params.size_bytes("memory")) {
   cpu_.set_actor(sim.new_actor_id());
   const sim::Labels at = {{"machine", path_}};
   metrics.gauge_fn("machine.time_wait", at, [this] { return double(ns_.time_wait_count()); });
   metrics.gauge_fn("machine.runnable_threads", at, [this] { return double(cpu_.runnable()); });
-  metrics.gauge_fn("machine.processes", at, [this] { return double(processes_); });
+  metrics.gauge_fn("machine.processes", at, [this] { return double(processes_.size()); });
+  metrics.gauge_fn("machine.rss_bytes", at, [this] {
+    std::int64_t sum = 0;
+    for (const goruntime::GoProcess* p : processes_) sum += p->alive() ? p->rss_bytes() : 0;
+    return double(sum);
+  });
+  metrics.counter_fn("machine.oom_kills", at, [this] { return double(oom_kills_); });
 }
 
-net::OwnerId Machine::owner_base() {
-  ++processes_;
-  if (processes_ >= (std::uint32_t{0xFFFFFFFF} / kOwnerStride)) {
+net::OwnerId Machine::place(goruntime::GoProcess& process) {
+  processes_.push_back(&process);
+  const auto n = static_cast<std::uint32_t>(processes_.size());
+  if (n >= std::uint32_t{0xFFFFFFFF} / kOwnerStride) {
     throw std::length_error("machine " + path_ + ": too many processes");
   }
-  return processes_ * kOwnerStride;
+  if (memory_ > 0) process.set_memory_watch([this] { check_memory(); });
+  return n * kOwnerStride;
+}
+
+void Machine::check_memory() {
+  if (killing_) return;
+  std::int64_t sum = 0;
+  goruntime::GoProcess* victim = nullptr;
+  for (goruntime::GoProcess* p : processes_) {
+    if (!p->alive()) continue;
+    const std::int64_t rss = p->rss_bytes();
+    sum += rss;
+    // The most memory dies; between equals, the first placed (the kernel's task-list order).
+    if (victim == nullptr || rss > victim->rss_bytes()) victim = p;
+  }
+  if (sum <= memory_ || victim == nullptr) return;
+  ++oom_kills_;
+  killing_ = true;
+  victim->kill(goruntime::CrashReason::kNodeOomKill);
+  killing_ = false;
 }
 
 }  // namespace skysim::scenarios

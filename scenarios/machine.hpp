@@ -7,12 +7,20 @@
 // and its container's memory limit; a process that dies frees its own threads and sockets
 // (its TIME_WAIT stays the machine's), and the others go on.
 //
-// Not modelled: the node's own memory (a container's limit is its own, as the cgroup's), and
-// placement (a service's host i runs on the machine's i).
+// The machine's memory (`memory`, 0 = not modelled) is what its processes' RSS together may
+// use. Past it the kernel's OOM killer kills the process with the most memory, which need not
+// be the one that allocated (mm/oom_kill.c: oom_badness is the task's RSS, swap and page
+// tables; every process here has the same oom_score_adj, as pods of one QoS class). A
+// container's own memory_limit is its cgroup's, checked first.
+//
+// Not modelled: the kubelet's eviction (memory.available below its threshold, acted on every
+// housekeeping interval, pods over their requests first), swap, and placement (a service's
+// host i runs on the machine's i).
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "models/goruntime/go_process.hpp"
 #include "models/goruntime/host_cpu.hpp"
 #include "models/net/socket_table.hpp"
 #include "sim/metrics.hpp"
@@ -39,15 +47,22 @@ class Machine {
   const std::string& path() const { return path_; }
   net::NetNamespace& ns() { return ns_; }
   goruntime::HostCpu& cpu() { return cpu_; }
-  // The first socket owner id of the next process placed here: each process's descriptors
-  // are its own (owner = base + incarnation), so one's death closes only its sockets.
-  net::OwnerId owner_base();
+  // Places a process here: its memory joins the machine's, and the result is its first socket
+  // owner id (each process's descriptors are its own, owner = base + incarnation, so one's
+  // death closes only its sockets).
+  net::OwnerId place(goruntime::GoProcess& process);
+  std::uint64_t oom_kills() const { return oom_kills_; }
 
  private:
   std::string path_;
   net::NetNamespace ns_;
   goruntime::HostCpu cpu_;
-  std::uint32_t processes_ = 0;
+  std::int64_t memory_;  // bytes; 0 = not modelled
+  std::vector<goruntime::GoProcess*> processes_;  // in placement order
+  std::uint64_t oom_kills_ = 0;
+  bool killing_ = false;  // inside the OOM killer (a victim's death changes memory too)
+  // The processes' RSS together against the machine's memory; past it, the OOM kill.
+  void check_memory();
 };
 
 }  // namespace skysim::scenarios

@@ -19,6 +19,8 @@ std::string_view crash_message(CrashReason r) {
       return "killed (SIGKILL)";
     case CrashReason::kDeploy:
       return "replaced by a deploy (SIGTERM)";
+    case CrashReason::kNodeOomKill:
+      return "Out of memory: Killed process (the node's memory; the kernel's OOM killer, SIGKILL)";
   }
   return "unknown";
 }
@@ -680,6 +682,7 @@ void GoProcess::check_memory() {
   if (alive_ && cfg_.container_memory_limit_bytes > 0 && rss > cfg_.container_memory_limit_bytes) {
     crash(CrashReason::kOomKill);
   }
+  if (alive_ && memory_watch_) memory_watch_();
 }
 
 // ---------------------------------------------------------------- crash and restart
@@ -726,6 +729,9 @@ void GoProcess::crash(CrashReason reason) {
     ++oom_kills_;
     msg += " rss=" + std::to_string(rss_bytes()) +
            " limit=" + std::to_string(cfg_.container_memory_limit_bytes);
+  } else if (reason == CrashReason::kNodeOomKill) {
+    ++oom_kills_;  // Kubernetes reports OOMKilled for either
+    msg += " rss=" + std::to_string(rss_bytes());
   }
   msg += " threads=" + std::to_string(threads()) + " goroutines=" + std::to_string(goroutines_);
   if (reason != CrashReason::kDeploy) {

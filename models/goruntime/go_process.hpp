@@ -38,7 +38,10 @@ namespace goruntime {
 
 // kDeploy is an orderly replacement by a new build: the process stops and its successor starts
 // at once, with no kubelet back-off (but with the kernel state the old one left behind).
-enum class CrashReason { kOomKill, kThreadExhaustion, kExternal, kDeploy };
+// kOomKill: the container's own memory limit (its cgroup); kNodeOomKill: the node's memory,
+// where the kernel's OOM killer picks the process with the most memory, which need not be the
+// one allocating.
+enum class CrashReason { kOomKill, kThreadExhaustion, kExternal, kDeploy, kNodeOomKill };
 // The line a crashed Go process (or the kernel) leaves in the logs.
 std::string_view crash_message(CrashReason r);
 
@@ -145,6 +148,9 @@ class GoProcess {
 
   // ---- Owner
   void on_crash(CrashCallback cb) { on_crash_ = std::move(cb); }
+  // Called after every change of this process's memory once its own limit is checked (a
+  // machine's memory, shared with other processes, checks the sum; scenarios/machine.hpp).
+  void set_memory_watch(std::function<void()> watch) { memory_watch_ = std::move(watch); }
   void on_restart(RestartCallback cb) { on_restart_ = std::move(cb); }
   // Kills the process (kubectl delete, SIGKILL): same path as an OOM kill.
   void kill(CrashReason reason = CrashReason::kExternal);
@@ -311,6 +317,7 @@ class GoProcess {
   int cpu_cap_;  // min(GOMAXPROCS, cores): Ps that can run at once
   sim::Kind kind_goroutine_;
   CrashCallback on_crash_;
+  std::function<void()> memory_watch_;
   RestartCallback on_restart_;
   bool alive_ = true;
   std::uint64_t incarnation_ = 1;

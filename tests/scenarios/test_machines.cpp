@@ -257,3 +257,83 @@ TEST_CASE("machines: a machine with one process runs as a host of its own does")
     CHECK(shared.value(key) == own.value(key));
   }
 }
+
+namespace {
+
+// `grower` holds 1 MiB a request for 2 s (20/s, then 150/s from +20 s) over a 100 MiB heap;
+// `steady` holds a 600 MiB heap and never grows. The machine has 1 GiB.
+const std::string kMemory = kHead + R"(        params: {cores: 4, memory: 1GiB}
+    services:
+      grower:
+        kind: go-service
+        machine: node
+        params: {baseline_live_heap: 100MiB, restart_delay: 10m}
+        program:
+          handlers:
+            get:
+              - alloc: {bytes: 1MiB}
+              - sleep: {time: {constant: 2s}}
+      steady:
+        kind: go-service
+        machine: node
+        params: {baseline_live_heap: 600MiB, restart_delay: 10m}
+        program:
+          handlers:
+            get:
+              - cpu: {time: {constant: 100us}}
+sources:
+  grow: {from: east, target: grower.get, rate: 20/s}
+  ask: {from: east, target: steady.get, rate: 10/s}
+timeline:
+  - at: +20s
+    set:
+      sources.grow.rate: 150/s
+invariants: [requests.accounted]
+)";
+
+// When `host` died, and the line it left; {-1, ""} if it never did.
+std::pair<double, std::string> death_of(const Ran& r, const std::string& host) {
+  for (const auto& [h, p] : r.run->phases()) {
+    if (h == host && p.what.find("process died") != std::string::npos) {
+      return {static_cast<double>(p.at) / 1e9, p.what};
+    }
+  }
+  return {-1, ""};
+}
+
+}  // namespace
+
+TEST_CASE("machines: past the machine's memory the kernel kills the process with the most") {
+  SECTION("the neighbour that never grew dies, the one growing lives") {
+    // Before +20 s: 100 + 40 MiB live in grower, its heap at most twice that (GOGC 100), and
+    // steady's ~616 MiB: under 1 GiB. At 150/s grower holds 300 MiB more and crosses the line
+    // within seconds; the OOM killer takes the largest, steady (~646 MiB RSS), not grower.
+    Ran r = run_scenario_text(kMemory);
+    REQUIRE(r.result.invariants_hold());
+    const auto [at, line] = death_of(r, "east/steady/0");
+    CHECK(at > 20.0);
+    CHECK(at < 30.0);
+    CHECK_THAT(line, Catch::Contains("Out of memory: Killed process"));
+    CHECK(death_of(r, "east/grower/0").first < 0);
+    CHECK(r.value("machine.oom_kills{machine=east/node/0}") == 1);
+    CHECK(r.value("go.oom_kills{host=east/steady/0}") == 1);
+    CHECK(r.value("handler.failed{handler=get,host=east/grower/0}") == 0);
+  }
+  SECTION("without the machine's memory nobody dies") {
+    Ran r = run_scenario_text(replace(kMemory, "memory: 1GiB", "memory: 0"));
+    REQUIRE(r.result.invariants_hold());
+    CHECK(death_of(r, "east/steady/0").first < 0);
+    CHECK(death_of(r, "east/grower/0").first < 0);
+    CHECK(r.value("machine.rss_bytes{machine=east/node/0}") > 1024.0 * 1024 * 1024);
+  }
+  SECTION("a container's own limit comes first: its cgroup kills the one growing") {
+    Ran r = run_scenario_text(replace(kMemory, "baseline_live_heap: 100MiB,",
+                                      "baseline_live_heap: 100MiB, memory_limit: 350MiB,"));
+    REQUIRE(r.result.invariants_hold());
+    const auto [at, line] = death_of(r, "east/grower/0");
+    CHECK(at > 20.0);
+    CHECK_THAT(line, Catch::Contains("OOMKilled: container memory limit exceeded"));
+    CHECK(death_of(r, "east/steady/0").first < 0);
+    CHECK(r.value("machine.oom_kills{machine=east/node/0}") == 0);
+  }
+}
