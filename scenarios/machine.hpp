@@ -29,7 +29,7 @@
 namespace skysim::scenarios {
 
 // The parameters a machine declares; a service on a machine may not set them itself. The specs
-// are the go-service's own (kind_go_service.cpp), so both read the same.
+// are the go-service's own (kind_go_service.cpp), so both read the same, and `memory`.
 std::vector<sim::ParamSpec> machine_params();
 // Their kernel part, as the socket table takes it; validate() throws naming the field.
 net::NetSysctl machine_net_sysctl(const sim::ParamValues& p);
@@ -37,7 +37,8 @@ net::NetSysctl machine_net_sysctl(const sim::ParamValues& p);
 class Machine {
  public:
   // Registers the machine's own series, labelled {machine=PATH}: machine.time_wait (every
-  // process's sockets in TIME_WAIT), machine.runnable_threads (threads wanting a core) and
+  // process's sockets in TIME_WAIT), machine.runnable_threads (threads wanting a core),
+  // machine.rss_bytes (the live processes' RSS together), machine.oom_kills (the kernel's) and
   // machine.processes (placed on it).
   Machine(sim::Simulation& sim, sim::MetricsRegistry& metrics, std::string path,
           const sim::ParamValues& params);
