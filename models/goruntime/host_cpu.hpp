@@ -69,6 +69,7 @@ class HostCpu {
     std::uint64_t seq = 0;
     Running::iterator pos;   // valid while `running`
     bool running = false;
+    bool last_turn = false;  // its current turn covers all its work (reaching finish_v = done)
     sim::WakeToken token;
     bool done = false;
     const void* owner = nullptr;  // the process whose thread this is (forget())

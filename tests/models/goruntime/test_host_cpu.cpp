@@ -165,6 +165,32 @@ TEST_CASE("HostCpu: a process that dies on a shared machine frees only its own t
   }
 }
 
+TEST_CASE("HostCpu: a job ends when its work is done, however long the cores stayed busy") {
+  // V, the service each runnable thread has had, is rebased only when no thread runs. Three
+  // threads sharing one core take it to 2^34 ns at 51.54 s, by steps of 1/3 that leave its low
+  // bits set. A job whose turn spans that power of two has its finish rounded down (a tie at
+  // half the new ulp, 1.9e-6 ns, more than the finish tolerance of 1e-6): it reached its
+  // finish with 1.9e-6 ns of `work` left, was lined up again and, the core being taken, never
+  // ran (with a core free it was begun again at the same instant, for ever: found on a machine
+  // that two busy services shared). The starts below are three that did so; each job must
+  // end 4 x its work after it starts (four threads share the core).
+  for (const Duration before : {3001, 2998, 2995}) {
+    Simulation sim(1);
+    HostCpu cpu(sim, 1);
+    Time a = 0, b = 0, c = 0, done = 0;
+    sim.spawn(thread(sim, cpu, 0, 100 * kSecond, a));
+    sim.spawn(thread(sim, cpu, 0, 100 * kSecond, b));
+    sim.spawn(thread(sim, cpu, 0, 100 * kSecond, c));
+    const Time crossing = 3 * (Time{1} << 34);  // V = t / 3 while the three run alone
+    const Time start = crossing - before;
+    const Duration work = 1001;
+    sim.spawn(thread(sim, cpu, start, work, done));
+    sim.run_until(start + kMillisecond);
+    INFO("started " << before << " ns before the crossing");
+    CHECK(done == start + 4 * work);
+  }
+}
+
 TEST_CASE("HostCpu, run to completion: a thread keeps its core, the others wait in order") {
   // Six 1-ms jobs on two cores: two at a time, in arrival order; a cancelled waiting job
   // leaves the line; a background thread holds a core like a job.
