@@ -134,7 +134,6 @@ logsink::LoggerConfig logger_config(const HostContext& ctx) {
   c.validate();
   return c;
 }
-net::NetSysctl net_config(const HostContext& ctx) { return machine_net_sysctl(ctx.params); }
 
 // The label of a gomemcache error in call.errors and responses.
 std::string memcache_error(memcached::McStatus st) {
@@ -244,9 +243,10 @@ class GoService final : public Instance {
         program_(ctx.program ? std::make_shared<Program>(*ctx.program) : nullptr),
         machine_(ctx.machine.empty() ? nullptr : &w.machine(ctx.machine)),
         go_(w.sim(), go_config(ctx), machine_ ? &machine_->cpu() : nullptr),
+        // A host of its own has the kernel a machine would: its own parameters of the same names.
         own_ns_(machine_ ? nullptr
-                         : std::make_unique<net::NetNamespace>(w.sim(), net_config(ctx),
-                                                               ctx.path() + "/netns")),
+                         : std::make_unique<net::NetNamespace>(
+                               w.sim(), machine_net_sysctl(ctx.params), ctx.path() + "/netns")),
         ns_(machine_ ? machine_->ns() : *own_ns_),
         rng_(w.sim().stream("go-service/" + ctx.path())),
         pick_(w.sim().stream("go-service/" + ctx.path() + "/pick")),
@@ -1744,6 +1744,7 @@ ServiceKind go_service_kind() {
         return std::make_unique<GoService>(w, c);
       },
       .runs_program = true,
+      .runs_on_machines = true,
       .check_config =
           [](const HostContext& c) {
             if (c.params.count("port_range_low") > c.params.count("port_range_high")) {
@@ -1762,7 +1763,7 @@ ServiceKind go_service_kind() {
             }
             sink_config(c);
             logger_config(c);
-            net_config(c);
+            machine_net_sysctl(c.params);
           },
   };
 }

@@ -267,7 +267,6 @@ class Loader {
       const YAML::Node d = it->second;
       const bool keys_ok = c_.keys(d, path, {"services", "machines"}, {"services"});
       if (keys_ok && d["machines"]) machines(name, d["machines"], join(path, "machines"), dc);
-      machines_ = &dc.machines;
       if (keys_ok && d["services"]) {
         const YAML::Node svcs = d["services"];
         std::string sp = join(path, "services");
@@ -276,13 +275,13 @@ class Loader {
         } else {
           for (auto st = svcs.begin(); st != svcs.end(); ++st) {
             if (!st->first.IsScalar()) continue;
-            if (auto svc = service(name, st->first, st->second, join(sp, st->first.Scalar()))) {
+            if (auto svc = service(name, dc.machines, st->first, st->second,
+                                   join(sp, st->first.Scalar()))) {
               dc.services.push_back(std::move(*svc));
             }
           }
         }
       }
-      machines_ = nullptr;
       s_.datacenters.push_back(std::move(dc));
     }
   }
@@ -347,18 +346,16 @@ class Loader {
 
   // A service's `machine:`: a machine of its datacenter with a host for each of its own, for a
   // kind that runs on one, whose own parameters leave the machine's alone.
-  void place_on_machine(const ServiceKind& kind, const YAML::Node& n, const std::string& path,
-                        ServiceSpec& s) {
+  void place_on_machine(const ServiceKind& kind, const std::vector<MachineSpec>& machines,
+                        const YAML::Node& n, const std::string& path, ServiceSpec& s) {
     const std::string at = join(path, "machine");
     auto name = c_.scalar(n["machine"], at, "a machine's name");
     if (!name) return;
     std::vector<std::string> names;
     const MachineSpec* m = nullptr;
-    if (machines_ != nullptr) {
-      for (const MachineSpec& spec : *machines_) {
-        names.push_back(spec.name);
-        if (spec.name == *name) m = &spec;
-      }
+    for (const MachineSpec& spec : machines) {
+      names.push_back(spec.name);
+      if (spec.name == *name) m = &spec;
     }
     if (!m) {
       c_.error(n["machine"], at,
@@ -368,7 +365,7 @@ class Loader {
                              : one_of(names));
       return;
     }
-    if (kind.name != "go-service") {
+    if (!kind.runs_on_machines) {
       c_.error(n["machine"], at, "a " + kind.name + " service cannot share a machine",
                "machine: only on a go-service (docs/scenarios.md, \"Machines\")");
       return;
@@ -405,8 +402,10 @@ class Loader {
     s.machine = m->name;
   }
 
-  std::optional<ServiceSpec> service(const std::string& dc, const YAML::Node& key,
-                                     const YAML::Node& n, const std::string& path) {
+  std::optional<ServiceSpec> service(const std::string& dc,
+                                     const std::vector<MachineSpec>& machines,
+                                     const YAML::Node& key, const YAML::Node& n,
+                                     const std::string& path) {
     ServiceSpec s;
     s.datacenter = dc;
     s.name = key.Scalar();
@@ -440,7 +439,7 @@ class Loader {
       }
     }
     if (!kind) return std::nullopt;
-    if (n["machine"]) place_on_machine(*kind, n, path, s);
+    if (n["machine"]) place_on_machine(*kind, machines, n, path, s);
     std::shared_ptr<Program> program;
     if (kind->runs_program) {
       if (!n["program"]) {
@@ -1130,7 +1129,6 @@ class Loader {
   Checker& c_;
   const Registry& reg_;
   Scenario& s_;
-  const std::vector<MachineSpec>* machines_ = nullptr;  // the datacenter's being read
   bool epoch_ok_ = false;
   std::map<std::string, ServiceEntry> services_;  // "dc.service" -> kind and program
   std::vector<std::string> source_names_;

@@ -56,13 +56,17 @@ net::OwnerId Machine::place(goruntime::GoProcess& process) {
 void Machine::check_memory() {
   if (killing_) return;
   std::int64_t sum = 0;
+  std::int64_t most = -1;
   goruntime::GoProcess* victim = nullptr;
   for (goruntime::GoProcess* p : processes_) {
     if (!p->alive()) continue;
     const std::int64_t rss = p->rss_bytes();
     sum += rss;
     // The most memory dies; between equals, the first placed (the kernel's task-list order).
-    if (victim == nullptr || rss > victim->rss_bytes()) victim = p;
+    if (rss > most) {
+      most = rss;
+      victim = p;
+    }
   }
   if (sum <= memory_ || victim == nullptr) return;
   ++oom_kills_;

@@ -52,7 +52,6 @@ class Machine {
   // owner id (each process's descriptors are its own, owner = base + incarnation, so one's
   // death closes only its sockets).
   net::OwnerId place(goruntime::GoProcess& process);
-  std::uint64_t oom_kills() const { return oom_kills_; }
 
  private:
   std::string path_;

@@ -184,6 +184,9 @@ struct ServiceKind {
   // The service declares a `program:` (scenarios/program.hpp) and serves its handlers as
   // endpoints instead of `endpoints`.
   bool runs_program = false;
+  // Its hosts may run on a datacenter's shared machines (`machine:`, scenarios/machine.hpp):
+  // the factory builds its process on HostContext::machine's cores, socket table and memory.
+  bool runs_on_machines = false;
   // String parameters that name another service of the same datacenter, with the kind it
   // must be ({"cluster", "scylla"}: the fanout kind's shared cluster). An empty value names
   // none. The loader checks that the service exists, is of that kind and is declared above

@@ -264,8 +264,7 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const Registry& registry)
                         svc.host_params[static_cast<std::size_t>(i)],
                         svc.program,
                         svc.machine.empty() ? std::string()
-                                            : dc.name + "/" + svc.machine + "/" +
-                                                  std::to_string(i)};
+                                            : machine_path(dc.name, svc.machine, i)};
         world_->add(kind->build(*world_, ctx));
       }
     }

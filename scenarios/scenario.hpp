@@ -28,16 +28,21 @@ struct ServiceSpec {
   std::string machine;
 };
 
+// Machine `index` of `name` in `datacenter`: "dc/name/i", as World::machine finds it.
+inline std::string machine_path(const std::string& datacenter, const std::string& name,
+                                int index) {
+  return datacenter + "/" + name + "/" + std::to_string(index);
+}
+
 // A machine several services' processes share (`machines: {NAME: {count, params}}`): its
-// cores and its kernel (one socket table: the ephemeral ports, TIME_WAIT, the sysctls).
+// cores, its kernel (one socket table: the ephemeral ports, TIME_WAIT, the sysctls) and its
+// memory.
 struct MachineSpec {
   std::string datacenter;
   std::string name;
   int count = 1;
-  sim::ParamValues params;  // machine_params(): cores, scheduler, port range, TIME_WAIT
-  std::string path(int index) const {
-    return datacenter + "/" + name + "/" + std::to_string(index);
-  }
+  sim::ParamValues params;  // machine_params(): cores, scheduler, port range, TIME_WAIT, memory
+  std::string path(int index) const { return machine_path(datacenter, name, index); }
 };
 
 struct DatacenterSpec {
