@@ -435,13 +435,12 @@ Perturbation draw_perturbation(const scenarios::Scenario& base, std::uint64_t se
       if (on) d.host_windows(w.kind, queue_hosts, w.min_s, w.max_s);
     }
   }
-  // The FoundationDB clusters: a uid-interning kind's own, or an fdb service.
-  auto interners = services_of(base, "uid-interning");
-  for (auto& svc : services_of(base, "fdb")) interners.push_back(std::move(svc));
-  if (!interners.empty()) {
+  // The FoundationDB clusters (fdb services).
+  auto clusters = services_of(base, "fdb");
+  if (!clusters.empty()) {
     bool on = rng.bernoulli(0.5);
     p.swarm.push_back(std::string("commit-unknown=") + (on ? "on" : "off"));
-    if (on) d.commit_unknown(interners);
+    if (on) d.commit_unknown(clusters);
   }
   auto dataplane_hosts = host_paths(base, "dataplane");
   if (!dataplane_hosts.empty()) {

@@ -14,7 +14,7 @@ namespace skysim::fuzz {
 
 // Crash: a host down for a while. Burst, HugeBatch: traffic. ParamFlip: a settable count lowered.
 // DelaySpike, Clog, GcPause: the queue-server's link and process hooks (link_delay, link_clogged,
-// paused). CommitUnknown: FoundationDB's commit_unknown_result (1021) on uid-interning hosts.
+// paused). CommitUnknown: FoundationDB's commit_unknown_result (1021) on an fdb service.
 // OomKill, MemcachedRestart, GoGcPause: the dataplane host's hooks (a lowered memory_limit, its
 // memcached down then back empty, the Go process stopped: memory_limit, memcached_down,
 // gc_paused). ScyllaDown: the fanout kind's down_nodes.

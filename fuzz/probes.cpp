@@ -22,7 +22,7 @@ const std::vector<ProbeSpec>& probe_specs() {
       {"gc pause", "gc-pause knob sampled and queue.pause_stalled > 0 (service stopped)",
        "gc-pause", "queue-server", "queue.pause_stalled"},
       {"commit unknown", "commit-unknown knob sampled and uid.commit_unknown_results > 0",
-       "commit-unknown", "uid-interning,fdb", "uid.commit_unknown_results"},
+       "commit-unknown", "fdb", "uid.commit_unknown_results"},
       {"oom kill", "oom knob sampled and go.oom_kills > 0 (RSS over the lowered limit)", "oom",
        "dataplane", "go.oom_kills"},
       {"memcached restart",

@@ -12,15 +12,13 @@
 
 namespace skysim::scenarios {
 
-void register_fanout(Registry& r);          // scenarios/kind_fanout.cpp
-void register_uid_interning(Registry& r);  // scenarios/kind_uid_interning.cpp
-ServiceKind go_service_kind();             // scenarios/kind_go_service.cpp
+void register_fanout(Registry& r);  // scenarios/kind_fanout.cpp
+ServiceKind go_service_kind();     // scenarios/kind_go_service.cpp
 
 void register_builtin_models(Registry& r) {
   r.add(queue_server_kind());
   r.add(dataplane_kind());
   register_fanout(r);
-  register_uid_interning(r);
   r.add(go_service_kind());
   r.add(scylla_kind());
   r.add(memcached_kind());

@@ -19,7 +19,7 @@ const std::vector<FaultKindSpec>& fault_kinds() {
        "after the RTO, holding the ones behind it"},
       {"commit-unknown", "commit_unknown_probability", false, true,
        "the share of commits answered commit_unknown_result (a percentage)",
-       "uid-interning, fdb: FoundationDB error 1021 on that share of commits"},
+       "fdb: FoundationDB error 1021 on that share of commits"},
       {"oom", "memory_limit", false, false, "the container memory limit (a size, full scale)",
        "dataplane, go-service: the limit drops; RSS above it is an OOM kill, restarts crash-loop "
        "meanwhile"},

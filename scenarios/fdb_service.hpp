@@ -15,7 +15,7 @@ namespace skysim::scenarios {
 
 // What a client reaches: the database, and the books its interning steps keep, so the
 // uniqueness and durability of every acknowledged UID are checked against the cluster's store
-// whichever service interned it (issue 26: the interning kind as a composition).
+// whichever service interned it.
 class FdbCluster {
  public:
   virtual fdb::Database& database() = 0;
@@ -31,7 +31,7 @@ class FdbCluster {
 };
 
 // commit_capacity, commit_batch_interval and the settable commit_unknown_probability: the
-// cluster's parameters, the fdb kind's and the uid-interning kind's alike.
+// cluster's parameters.
 std::vector<sim::ParamSpec> database_params();
 // Throws std::invalid_argument naming the field.
 fdb::DatabaseConfig database_config(const sim::ParamValues& p);

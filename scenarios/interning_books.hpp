@@ -1,7 +1,7 @@
 #pragma once
-// What the two ways of writing string interning share (the uid-interning kind, and the
-// uid_alloc step on an fdb service; issue 26, M6): the allocator's parameters as a scenario
-// declares them, and the books of acknowledged UIDs the interning invariants are checked on.
+// String interning as a scenario writes it (the uid_alloc step on an fdb service;
+// docs/uid-interning.md): the allocator's parameters as the step declares them, and the fdb
+// service's books of acknowledged UIDs, on which the interning invariants are checked.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -26,7 +26,7 @@ sim::ParamSpec per_shard_cluster() {
                "on_read per_shard: the gocql client whose scylla service places the partitions");
 }
 
-// The client, the allocator's choices (the uid-interning kind's, one declaration), the strings
+// The client, the allocator's choices (scenarios/interning_books.hpp), the strings
 // and the retry limit.
 std::vector<sim::ParamSpec> uid_alloc_params() {
   std::vector<sim::ParamSpec> out = {

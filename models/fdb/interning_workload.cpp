@@ -27,6 +27,9 @@ void InterningConfig::validate() const {
   if (max_attempts < 1) {
     fail("max_attempts must be >= 1");
   }
+  if (duration < 0) {
+    fail("duration must be >= 0");
+  }
 }
 
 namespace {
@@ -125,8 +128,13 @@ InterningResults run_interning_experiment(const InterningConfig& config) {
     for (int w = 0; w < config.workers; ++w) {
       workers.push_back(sim.spawn(interning_worker(run, w), "interning.worker"));
     }
-    sim.run();  // runs dry: every request acknowledged, rejected or given up
-    run.results.sim_seconds = sim::to_seconds(sim.now());
+    if (config.duration > 0) {
+      sim.run_until(config.duration);
+      run.results.sim_seconds = sim::to_seconds(config.duration);
+    } else {
+      sim.run();  // runs dry: every request acknowledged, rejected or given up
+      run.results.sim_seconds = sim::to_seconds(sim.now());
+    }
     run.results.database = db.stats();
     run.results.events = sim.events_executed();
     run.results.fingerprint = sim.fingerprint();

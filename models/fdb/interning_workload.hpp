@@ -24,6 +24,10 @@ struct InterningConfig {
   DatabaseConfig database;
   int workers = 1;
   std::int64_t requests = 1000;  // interning requests in total, handed out in order
+  // 0: run until every request is answered. Otherwise stop at this time, as a scenario's run
+  // does: requests still running then are neither acknowledged nor counted in the latencies,
+  // and sim_seconds is the duration (a throughput without the drain of the last requests).
+  sim::Time duration = 0;
   double repeat_fraction = 0.0;  // share of requests naming an already-requested string
   std::uint64_t seed = 1;
   int max_attempts = 10'000;  // per request; a request past it is counted as given up

@@ -40,6 +40,7 @@ TEST_CASE("the fuzz bases declare the model checks and hold them at every tick")
   auto interning = held_invariants("scenarios/fuzz/interning.yaml");
   CHECK(interning.count("uid-interning.acks-unique"));
   CHECK(interning.count("uid-interning.unique-and-durable"));
+  CHECK(interning.count("fdb.serializable"));
 }
 
 TEST_CASE("a Scylla shard's reactor conserves work at every instant, mid-task included") {

@@ -120,33 +120,6 @@ TEST_CASE("unseed: the double-run names the stream that drew once more, fingerpr
   fs::remove_all(root);
 }
 
-TEST_CASE("unseed: interning workers' streams draw as the kernel's would, and end as folds") {
-  // The worker seeds its own stream as Simulation::stream seeds the same name: same words.
-  sim::Simulation s(7, 0);
-  sim::Rng own(sim::stream_seed(s.seed(), "east/interner/0/worker/3"));
-  sim::Rng& kernel = s.stream("east/interner/0/worker/3");
-  for (int i = 0; i < 1000; ++i) REQUIRE(own.next_u64() == kernel.next_u64());
-
-  using skysim::scenarios::ScenarioRun;
-  skysim::scenarios::LoadOptions opts;
-  opts.seed = 1;
-  auto scenario = skysim::scenarios::load_scenario_file(
-      std::string(SKYSIM_SOURCE_DIR) + "/scenarios/fuzz/interning.yaml",
-      skysim::scenarios::builtin_registry(), opts);
-  scenario.duration = sim::kSecond;
-  std::vector<skysim::scenarios::RunResult> runs;
-  for (int i = 0; i < 2; ++i) {
-    ScenarioRun run(scenario, skysim::scenarios::builtin_registry());
-    runs.push_back(run.run());
-  }
-  REQUIRE(runs[0].stream_draws.size() >= 2);  // strings, firehose, ...
-  for (const auto& [name, n] : runs[0].stream_draws) {
-    CHECK(name.find("/worker/") == std::string::npos);  // not kept by the kernel
-  }
-  CHECK(runs[0].unseed == runs[1].unseed);
-  CHECK(runs[0].fingerprint == runs[1].fingerprint);
-}
-
 TEST_CASE("unseed: a folded stream family that differs is named by the comparison") {
   namespace fs = std::filesystem;
   fs::path root = fs::temp_directory_path() / ("skysim-family-" + std::to_string(::getpid()));

@@ -205,6 +205,26 @@ TEST_CASE("interning config errors name the field") {
   c.allocator.prefix_bits = 40;
   CHECK_THROWS_WITH(run_interning_experiment(c), Catch::Contains("prefix_bits"));
   CHECK_THROWS_WITH(uidalloc::parse_allocator_kind("snowflake"), Catch::Contains("known:"));
+  c = InterningConfig{};
+  c.duration = -1;
+  CHECK_THROWS_WITH(run_interning_experiment(c), Catch::Contains("duration"));
+}
+
+TEST_CASE("a run with a duration stops there: what is still running is not counted") {
+  // One sequential worker on the single counter: ~4.7 ms per interning, so 1 s serves ~210.
+  InterningConfig c = config_for(AllocatorKind::single_counter, 1, 1'000'000);
+  c.duration = sim::kSecond;
+  InterningResults r = run_interning_experiment(c);
+  REQUIRE(r.check.ok());
+  CHECK(r.sim_seconds == 1.0);
+  CHECK(r.requests == r.acknowledged + 1);  // the one in flight at 1 s
+  CHECK(r.throughput_per_s() * r.latency_ns.mean() / 1e9 == Approx(1.0).epsilon(0.03));
+  // The same run to completion of as many requests takes as long, give or take the last one.
+  InterningResults all =
+      run_interning_experiment(config_for(AllocatorKind::single_counter, 1, r.acknowledged));
+  CHECK(all.acknowledged == r.acknowledged);
+  CHECK(all.sim_seconds <= 1.0);
+  CHECK(all.sim_seconds > 1.0 - 0.01);
 }
 
 // The docs/benchmarks.md figure: `test_fdb "[.bench]"` (N=... to change the count).
