@@ -102,7 +102,7 @@ std::string explain_kinds(const Registry& r) {
     std::snprintf(line, sizeof line, "  %-20s %s\n", k->name.c_str(), k->doc.c_str());
     out += line;
   }
-  out += "\nMachines that several go-services share (datacenters.DC.machines): "
+  out += "\nMachines that go-services and memcached servers share (datacenters.DC.machines): "
          "skysim explain machine\n";
   return out;
 }
@@ -111,14 +111,14 @@ std::string explain_machine(bool markdown) {
   const std::string what =
       "A machine that several services' processes share, declared per datacenter as "
       "`machines: {NAME: {count: N, params: {...}}}` (count: how many such machines, default 1) "
-      "and named by a go-service's `machine: NAME` (its host i runs on machine i; a service "
-      "has at most `count` hosts). One kernel: one socket table, so the ephemeral port range, "
-      "TIME_WAIT and connect()'s port rule count every process's sockets; one set of cores, "
-      "which every process's runnable threads share under the machine's scheduler; one memory, "
-      "past which the kernel's OOM killer kills the process with the most RSS. Each "
-      "process keeps its own Go runtime and container memory limit, and its death frees its "
-      "own threads and sockets only. A service on a machine may not set these parameters "
-      "itself. How-to: docs/scenarios.md, \"Machines: services that share a host\".";
+      "and named by a go-service's or a memcached's `machine: NAME` (its host i runs on "
+      "machine i; a service has at most `count` hosts). One kernel: one socket table, so the "
+      "ephemeral port range, TIME_WAIT and connect()'s port rule count every process's "
+      "sockets; one set of cores, which every process's runnable threads (a memcached's "
+      "workers too) share under the machine's scheduler; one memory, past which the kernel's "
+      "OOM killer kills the Go process with the most RSS. Each process keeps its own Go "
+      "runtime and container memory limit, and its death frees its own threads and sockets "
+      "only. A service on a machine may not set these parameters itself. How-to: docs/scenarios.md, \"Machines: services that share a host\".";
   if (markdown) {
     return "## Machines\n\n" + md_escape(what) + "\n\n" + param_table(machine_params(), true, false) +
            "\n";

@@ -1,10 +1,12 @@
 // The `memcached` kind: one memcached server process per host (models/memcached: worker
 // threads in arrival order, an LRU of items, the connection limit, the listen backlog) for the
 // gomemcache clients of go-services. It speaks memcached's protocol, not Requests: a `call`
-// step cannot reach it, `cache_get`/`cache_set` steps do.
+// step cannot reach it, `cache_get`/`cache_set` steps do. On a shared machine (`machine:`) its
+// worker threads share the machine's cores with the other processes' threads.
 #include <memory>
 
 #include "scenarios/host_address.hpp"
+#include "scenarios/machine.hpp"
 #include "scenarios/memcached_service.hpp"
 #include "scenarios/param_builder.hpp"
 
@@ -65,6 +67,7 @@ class MemcachedService final : public Instance {
                                   : host_address(w, ctx.path()),
                               kMemcachedPort},
                 server_config(ctx), ctx.path()) {
+    if (!ctx.machine.empty()) w.machine(ctx.machine).place(server_);
     if (ctx.params.flag("memcached_down")) server_.set_down(true);
     server_.set_extra_service_time(ctx.params.duration("memcached_slowdown"));
     auto& m = w.metrics();
@@ -128,6 +131,7 @@ ServiceKind memcached_kind() {
       .build = [](World& w, const HostContext& c) -> std::unique_ptr<Instance> {
         return std::make_unique<MemcachedService>(w, c);
       },
+      .runs_on_machines = true,
       .check_config = [](const HostContext& c) { server_config(c); },
   };
 }

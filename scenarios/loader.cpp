@@ -367,7 +367,7 @@ class Loader {
     }
     if (!kind.runs_on_machines) {
       c_.error(n["machine"], at, "a " + kind.name + " service cannot share a machine",
-               "machine: only on a go-service (docs/scenarios.md, \"Machines\")");
+               "machine: only on a go-service or a memcached (docs/scenarios.md, \"Machines\")");
       return;
     }
     if (s.hosts > m->count) {

@@ -34,7 +34,8 @@ Machine::Machine(sim::Simulation& sim, sim::MetricsRegistry& metrics, std::strin
   const sim::Labels at = {{"machine", path_}};
   metrics.gauge_fn("machine.time_wait", at, [this] { return double(ns_.time_wait_count()); });
   metrics.gauge_fn("machine.runnable_threads", at, [this] { return double(cpu_.runnable()); });
-  metrics.gauge_fn("machine.processes", at, [this] { return double(processes_.size()); });
+  metrics.gauge_fn("machine.processes", at,
+                   [this] { return double(processes_.size()) + servers_; });
   metrics.gauge_fn("machine.rss_bytes", at, [this] {
     std::int64_t sum = 0;
     for (const goruntime::GoProcess* p : processes_) sum += p->alive() ? p->rss_bytes() : 0;
@@ -51,6 +52,11 @@ net::OwnerId Machine::place(goruntime::GoProcess& process) {
   }
   if (memory_ > 0) process.set_memory_watch([this] { check_memory(); });
   return n * kOwnerStride;
+}
+
+void Machine::place(memcached::Server& server) {
+  server.run_on(cpu_);
+  ++servers_;
 }
 
 void Machine::check_memory() {

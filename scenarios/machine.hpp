@@ -13,6 +13,10 @@
 // tables; every process here has the same oom_score_adj, as pods of one QoS class). A
 // container's own memory_limit is its cgroup's, checked first.
 //
+// A memcached server may run there too (a sidecar on its service's node): its worker threads
+// share the cores (memcached::Server::run_on). Its memory is not counted in the machine's
+// (the model keeps item counts, not their bytes), and the OOM killer never picks it.
+//
 // Not modelled: the kubelet's eviction (memory.available below its threshold, acted on every
 // housekeeping interval, pods over their requests first), swap, and placement (a service's
 // host i runs on the machine's i).
@@ -22,6 +26,7 @@
 
 #include "models/goruntime/go_process.hpp"
 #include "models/goruntime/host_cpu.hpp"
+#include "models/memcached/server.hpp"
 #include "models/net/socket_table.hpp"
 #include "sim/metrics.hpp"
 #include "sim/params.hpp"
@@ -52,6 +57,8 @@ class Machine {
   // owner id (each process's descriptors are its own, owner = base + incarnation, so one's
   // death closes only its sockets).
   net::OwnerId place(goruntime::GoProcess& process);
+  // Places a memcached server here: its worker threads take turns on the machine's cores.
+  void place(memcached::Server& server);
 
  private:
   std::string path_;
@@ -59,6 +66,7 @@ class Machine {
   goruntime::HostCpu cpu_;
   std::int64_t memory_;  // bytes; 0 = not modelled
   std::vector<goruntime::GoProcess*> processes_;  // in placement order
+  int servers_ = 0;                                // memcached servers placed here
   std::uint64_t oom_kills_ = 0;
   bool killing_ = false;  // inside the OOM killer (a victim's death changes memory too)
   // The processes' RSS together against the machine's memory; past it, the OOM kill.

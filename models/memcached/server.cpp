@@ -30,12 +30,12 @@ Server::Server(sim::Simulation& sim, net::Endpoint listen, ServerConfig config, 
       config_(config),
       name_(std::move(name)),
       store_((config.validate(), config.capacity_items)) {
-  sim::Kind kind = sim_.intern_kind("memcached.request");
+  request_kind_ = sim_.intern_kind("memcached.request");
   sim::ActorId id = sim_.new_actor_id();
   for (int i = 0; i < config_.worker_threads; ++i) {
     auto w = std::make_unique<Worker>();
     w->server = this;
-    w->kind = kind;
+    w->kind = request_kind_;
     w->actor_id = id;
     idle_workers_.push_back(w.get());
     workers_.push_back(std::move(w));
@@ -68,7 +68,7 @@ void Server::submit(std::shared_ptr<PendingOp> op) {
   if (!stalled_ && !idle_workers_.empty()) {
     Worker* w = idle_workers_.back();
     idle_workers_.pop_back();
-    start(*w, std::move(op));
+    start(*w, std::move(op), goruntime::HostCpu::Arrival::kWoken);
     return;
   }
   queue_.push_back(std::move(op));
@@ -77,9 +77,23 @@ void Server::submit(std::shared_ptr<PendingOp> op) {
   }
 }
 
-void Server::start(Worker& w, std::shared_ptr<PendingOp> op) {
+void Server::start(Worker& w, std::shared_ptr<PendingOp> op,
+                   goruntime::HostCpu::Arrival arrival) {
   w.op = std::move(op);
-  sim_.schedule_in(config_.service_time + extra_service_, w);
+  const sim::Duration work = config_.service_time + extra_service_;
+  if (cores_ == nullptr) {
+    sim_.schedule_in(work, w);
+    return;
+  }
+  sim_.spawn(on_core(w, work, arrival), request_kind_);
+}
+
+// The worker thread serving one request on the machine's cores. Its work goes on if the
+// process dies meanwhile (finish() answers with a reset then), as the callback path's does.
+sim::Process Server::on_core(Worker& w, sim::Duration work, goruntime::HostCpu::Arrival arrival) {
+  auto turn = cores_->run(work, arrival, this);
+  co_await turn;
+  finish(w);
 }
 
 void Server::finish(Worker& w) {
@@ -96,7 +110,7 @@ void Server::finish(Worker& w) {
     sim_.wake_at(op->waiter, op->reply_at);
   }
   idle_workers_.push_back(&w);
-  pump();
+  pump(&w);
 }
 
 void Server::execute(PendingOp& op) {
@@ -123,13 +137,14 @@ void Server::execute(PendingOp& op) {
   }
 }
 
-void Server::pump() {
+void Server::pump(const Worker* continuing) {
+  using Arrival = goruntime::HostCpu::Arrival;
   while (!stalled_ && !idle_workers_.empty() && !queue_.empty()) {
     Worker* w = idle_workers_.back();
     idle_workers_.pop_back();
     std::shared_ptr<PendingOp> op = std::move(queue_.front());
     queue_.pop_front();
-    start(*w, std::move(op));
+    start(*w, std::move(op), w == continuing ? Arrival::kContinues : Arrival::kWoken);
   }
 }
 

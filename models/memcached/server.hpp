@@ -11,9 +11,11 @@
 #include <string_view>
 #include <vector>
 
+#include "models/goruntime/host_cpu.hpp"
 #include "models/memcached/item_store.hpp"
 #include "models/memcached/protocol.hpp"
 #include "models/net/address.hpp"
+#include "sim/process.hpp"
 #include "sim/simulation.hpp"
 
 namespace skysim::memcached {
@@ -90,6 +92,15 @@ class Server {
   // Queue a request; the server wakes op->waiter at op->reply_at when done.
   void submit(std::shared_ptr<PendingOp> op);
 
+  // On a machine it shares with other processes (scenarios/machine.hpp), a worker thread's
+  // time per request is work on the machine's cores, which every process's runnable threads
+  // share (HostCpu): it takes longer while they outnumber the cores, or waits for a core under
+  // run to completion. A thread that slept in epoll_wait wakes for a request; one that goes
+  // straight on to the next queued request keeps its core. Without it (a host of its own),
+  // the worker has a core to itself and a request takes exactly its service time. Call before
+  // the first request.
+  void run_on(goruntime::HostCpu& cores) { cores_ = &cores; }
+
   // Faults. down: nothing listens (connect() refused; open connections read EOF).
   // stalled: the process is hung — SYNs and requests are not answered until it resumes.
   void set_down(bool down);
@@ -126,10 +137,12 @@ class Server {
     std::shared_ptr<PendingOp> op;
     void on_event(sim::Simulation&) override { server->finish(*this); }
   };
-  void start(Worker& w, std::shared_ptr<PendingOp> op);
+  void start(Worker& w, std::shared_ptr<PendingOp> op, goruntime::HostCpu::Arrival arrival);
+  sim::Process on_core(Worker& w, sim::Duration work, goruntime::HostCpu::Arrival arrival);
   void finish(Worker& w);
   void execute(PendingOp& op);
-  void pump();
+  // Idle workers take queued requests; `continuing` (if any) has just finished one and goes on.
+  void pump(const Worker* continuing = nullptr);
 
   sim::Simulation& sim_;
   net::Endpoint listen_;
@@ -137,6 +150,8 @@ class Server {
   std::string name_;
   LruItemStore store_;
   std::vector<std::unique_ptr<Worker>> workers_;
+  goruntime::HostCpu* cores_ = nullptr;  // a shared machine's, or null: a core per worker
+  sim::Kind request_kind_;
   std::vector<Worker*> idle_workers_;
   std::deque<std::shared_ptr<PendingOp>> queue_;
   ServerStats stats_;

@@ -338,6 +338,91 @@ TEST_CASE("machines: past the machine's memory the kernel kills the process with
   }
 }
 
+namespace {
+
+// A memcached (one worker thread, 20 us a request) on a one-core machine with `hog`, a
+// single-P Go process doing 2 ms of Go code a request at 250/s (its thread runnable half the
+// time). `reader`, on a host of its own, gets a key through gomemcache 200 times a second.
+const std::string kSidecar = kHead + R"(        params: {cores: 1, core_sharing: SHARING}
+    services:
+      cache:
+        kind: memcached
+        machine: node
+        params: {service_time: 20us, worker_threads: 1}
+      hog:
+        kind: go-service
+        machine: node
+        params: {restart_delay: 10m}
+        program:
+          handlers:
+            get:
+              - cpu: {time: {constant: 2ms}}
+      reader:
+        kind: go-service
+        params: {cores: 4}
+        program:
+          clients:
+            mc: {target: cache, driver: gomemcache, rtt: 100us, timeout: 1s}
+          handlers:
+            get:
+              - cache_get:
+                  client: mc
+                  keys: 100
+                  on_miss: [{cache_set: {client: mc, keys: 100}}]
+sources:
+  hogs: {from: east, target: hog.get, rate: 250/s}
+  reads: {from: east, target: reader.get, rate: 200/s}
+invariants: [requests.accounted]
+)";
+
+}  // namespace
+
+TEST_CASE("machines: a memcached on a machine shares its cores with the other processes") {
+  // Apart (no machine), each memcached request has its core: the reader's latency is its own
+  // Go code, the round trip and 20 us. On the machine, what a 20 us request adds depends on
+  // how the core is shared with hog's thread, runnable a fraction rho = 0.5 of the time.
+  auto sidecar = [](const std::string& sharing) {
+    return replace(kSidecar, "SHARING", sharing);
+  };
+  std::string apart = replace(sidecar("processor_sharing"), "        machine: node\n        params: {service_time",
+                              "        params: {service_time");
+  Ran a = run_scenario_text(apart);
+  REQUIRE(a.result.invariants_hold());
+  const double alone_us = mean_latency_ms(a, "east/reader/0") * 1000;
+  INFO("apart: " << alone_us << " us");
+  CHECK(a.value("handler.failed{handler=get,host=east/reader/0}") == 0);
+
+  SECTION("processor sharing: a request runs at half speed while hog's thread runs") {
+    // A request much shorter than hog's 2 ms finds hog's thread runnable with probability
+    // rho and then shares the core: 20 us x (1 + rho) = 30 us, 10 us more than apart.
+    Ran r = run_scenario_text(sidecar("processor_sharing"));
+    REQUIRE(r.result.invariants_hold());
+    CHECK(r.value("machine.processes{machine=east/node/0}") == 2);
+    const double extra_us = mean_latency_ms(r, "east/reader/0") * 1000 - alone_us;
+    INFO("extra: " << extra_us << " us");
+    CHECK(extra_us == Approx(10).epsilon(0.15));
+  }
+  SECTION("run to completion: a request waits for hog's thread to leave the core") {
+    // It finds hog's thread on the core with probability rho and waits at least the rest of
+    // its 2 ms job, 1 ms on average: rho x 1 ms more than apart. At most it waits out hog's
+    // busy period (the M goes straight on to the next queued goroutine), whose rest an arrival
+    // sees as E[B^2] / 2E[B] = D / 2(1 - rho)^2 for an M/D/1: rho x 4 ms at rho 0.5. At
+    // rho 0.05 the two bounds meet: 50 to 55 us.
+    Ran r = run_scenario_text(sidecar("run_to_completion"));
+    REQUIRE(r.result.invariants_hold());
+    const double extra_us = mean_latency_ms(r, "east/reader/0") * 1000 - alone_us;
+    INFO("extra at rho 0.5: " << extra_us << " us");
+    CHECK(extra_us > 0.95 * 500);
+    CHECK(extra_us < 2000);
+    const std::string light = replace(sidecar("run_to_completion"), "rate: 250/s}", "rate: 25/s}");
+    Ran l = run_scenario_text(light);
+    REQUIRE(l.result.invariants_hold());
+    const double light_us = mean_latency_ms(l, "east/reader/0") * 1000 - alone_us;
+    INFO("extra at rho 0.05: " << light_us << " us");
+    CHECK(light_us == Approx(52.5).epsilon(0.1));
+  }
+}
+
 TEST_CASE("machines: the same seed gives the same run, another seed another") {
   // The OOM killer's choice and the shared cores' order are the kernel's, not the heap's.
   auto run = [](const std::string& text) {
