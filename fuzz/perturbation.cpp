@@ -206,7 +206,7 @@ struct Drawer {
     p.faults.push_back(f);
   }
 
-  // 1..min(RF, nodes) Scylla nodes of a fanout service down for a window.
+  // 1..min(RF, nodes) Scylla nodes of a cluster (a fanout or a scylla service) down for a window.
   void scylla_down(const std::vector<std::string>& services) {
     Fault f;
     f.kind = FaultKind::ScyllaDown;
@@ -456,11 +456,13 @@ Perturbation draw_perturbation(const scenarios::Scenario& base, std::uint64_t se
       if (on) d.host_windows(w.kind, dataplane_hosts, w.min_s, w.max_s);
     }
   }
-  auto fanouts = services_of(base, "fanout");
-  if (!fanouts.empty()) {
+  // The Scylla clusters: a fanout kind's own, or a scylla service.
+  auto scylla_clusters = services_of(base, "fanout");
+  for (auto& svc : services_of(base, "scylla")) scylla_clusters.push_back(std::move(svc));
+  if (!scylla_clusters.empty()) {
     bool on = rng.bernoulli(0.5);
     p.swarm.push_back(std::string("scylla-down=") + (on ? "on" : "off"));
-    if (on) d.scylla_down(fanouts);
+    if (on) d.scylla_down(scylla_clusters);
   }
   // Issue 25 item 4's kinds, drawn after all of the above.
   struct Window {
@@ -483,7 +485,9 @@ Perturbation draw_perturbation(const scenarios::Scenario& base, std::uint64_t se
            Window{FaultKind::ScyllaSlow, kScyllaSlowLengthMinS, kScyllaSlowLengthMaxS},
            Window{FaultKind::LogStall, kLogStallMinS, kLogStallMaxS},
            Window{FaultKind::FdLimit, kFdLimitLengthMinS, kFdLimitLengthMaxS}});
-  windows(host_paths(base, "fanout"),
+  auto cluster_hosts = host_paths(base, "fanout");
+  for (auto& h : host_paths(base, "scylla")) cluster_hosts.push_back(std::move(h));
+  windows(cluster_hosts,
           {Window{FaultKind::ScyllaSlow, kScyllaSlowLengthMinS, kScyllaSlowLengthMaxS}});
   return p;
 }

@@ -32,10 +32,10 @@ const std::vector<ProbeSpec>& probe_specs() {
        "go-gc-pause", "dataplane", "go.forced_stws"},
       {"scylla node down",
        "scylla-down knob sampled and scylla.degraded > 0 (ops served by fewer than RF replicas)",
-       "scylla-down", "fanout", "scylla.degraded"},
+       "scylla-down", "fanout,scylla", "scylla.degraded"},
       {"scylla unavailable",
        "scylla.unavailable > 0 (an op found fewer live replicas than CL and waited)", "scylla-down",
-       "fanout", "scylla.unavailable"},
+       "fanout,scylla", "scylla.unavailable"},
   };
   return specs;
 }

@@ -151,6 +151,7 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
     m.counter_fn("scylla.speculative_reads", host,
                  [this] { return double(cluster_.speculative_reads()); });
     m.counter_fn("scylla.unavailable", host, [this] { return double(cluster_.unavailable()); });
+    m.counter_fn("scylla.degraded", host, [this] { return double(cluster_.degraded()); });
     m.gauge_fn("scylla.down_nodes", host, [this] { return double(cluster_.down_nodes()); });
     m.gauge_fn("scylla.max_shard_ops", host,
                [this] { return double(cluster_.max_statement_ops()); });

@@ -17,6 +17,7 @@ bugs=(
   "socket table|models/net/socket_table.cpp (a dead process's closed sockets leave one ESTABLISHED count)|scenarios/fuzz/dataplane.yaml|sockets_consistent"
   "Go runtime|models/goruntime/go_process.cpp (a forced STW >= 100 ms leaks an M)|scenarios/fuzz/dataplane.yaml|go.runtime"
   "Scylla|models/scylla/cluster.cpp (a returning node's shards restart their work books)|scenarios/fuzz/fanout.yaml|scylla.consistent"
+  "Scylla, composed|models/scylla/cluster.cpp (the same bug, through a scylla service)|scenarios/fuzz/fanout-composed.yaml|scylla.consistent"
   "FDB|models/fdb/database.cpp (resolver skips batch members while commit_unknown is injected)|scenarios/fuzz/interning.yaml|fdb.serializable"
 )
 status=0
@@ -25,7 +26,7 @@ echo "|---|---|---|---|---|---|---|---|"
 for row in "${bugs[@]}"; do
   IFS='|' read -r name where base inv <<<"$row"
   if (($#)) && [[ " $* " != *" $inv "* ]]; then continue; fi
-  dir="$out/${inv//./_}"
+  dir="$out/${inv//./_}-$(basename "$base" .yaml)"
   "$planted" fuzz --scenarios "$base" --seeds 1..2000 --jobs 2 --only-invariant "$inv" \
     --first-failure --shrink-max 1 --recheck 0 --min-probe-runs 1000000000 --out "$dir" \
     > "$dir.txt" 2>&1

@@ -374,3 +374,42 @@ TEST_CASE("the new probes are expected only of bases with their hooks") {
     }
   }
 }
+
+TEST_CASE("a scylla service draws the Scylla fault kinds as the fanout kind's cluster does") {
+  // fuzz/fanout-composed.yaml: the fan-out as parts, its cluster a scylla service.
+  auto composed = load("scenarios/fuzz/fanout-composed.yaml");
+  std::map<std::string, int> drawn;
+  for (std::uint64_t s = 1; s <= 60; ++s) {
+    const auto p = fuzz::draw_perturbation(composed, s);
+    for (const auto& f : p.faults) {
+      ++drawn[fuzz::fault_kind_name(f.kind)];
+      if (f.kind == fuzz::FaultKind::ScyllaDown) {
+        CHECK(f.target == "east.timelines");
+        CHECK(f.strength >= 1);
+        CHECK(f.strength <= 3);  // at most RF nodes
+      }
+      CHECK(f.param != "down_nodes");  // a fault hook, never a parameter flip
+    }
+    if (s == 1) {
+      for (const auto& spec : fuzz::probe_specs()) {
+        if (spec.name == "scylla node down" || spec.name == "scylla unavailable") {
+          CHECK(fuzz::probe_applies(spec, p));
+        }
+      }
+    }
+  }
+  CHECK(drawn["scylla-down"] > 0);
+  CHECK(drawn["scylla-slow"] > 0);
+  // A node down for a while: ops served by fewer than RF replicas, and the cluster's books
+  // consistent at every tick.
+  fuzz::Fault down;
+  down.kind = fuzz::FaultKind::ScyllaDown;
+  down.target = "east.timelines";
+  down.strength = 2;
+  down.at = 1 * sim::kSecond;
+  down.length = 2 * sim::kSecond;
+  auto with = run_with(composed, down, true);
+  auto without = run_with(composed, down, false);
+  CHECK(without["scylla.degraded"] == 0);
+  CHECK(with["scylla.degraded"] > 0);
+}
