@@ -164,6 +164,13 @@ void NetNamespace::bound_port_remove(std::uint16_t port) {
   }
 }
 
+void NetNamespace::set_tw_reuse(int mode) {
+  NetSysctl next = sysctl_;
+  next.tw_reuse = mode;
+  next.validate();
+  sysctl_.tw_reuse = mode;
+}
+
 bool NetNamespace::tw_reuse_allowed(Ipv4 local_ip, Endpoint remote) const {
   // Mode 2 recognises loopback by a 127/8 source or destination (domain.md §2.4).
   return sysctl_.tw_reuse == 1 ||
@@ -213,11 +220,21 @@ DialOutcome NetNamespace::connect_from(Ipv4 ip, Endpoint remote, OwnerId owner, 
   expire_time_wait();
   LocalIp& l = ip_state(ip);
   DestinationSpace& d = dest_space(l, remote);
-  const std::uint32_t scanned = expected_scan(d.blocked.range(), d.blocked.free_ports());
+  std::uint32_t scanned = expected_scan(d.blocked.range(), d.blocked.free_ports());
   std::uint16_t port = 0;
   if (d.blocked.free_ports() > 0) {
     port = *d.blocked.next_free(d.cursor);
   } else if (tw_reuse_allowed(ip, remote)) {
+    // __inet_hash_connect takes the first port whose check_established passes, and a
+    // TIME_WAIT tuple old enough to take over passes: the search stops at the first of them,
+    // not at the end of the range (net/ipv4/inet_hashtables.c). assumption: the reusable
+    // ones are the old enough (ports a bind() also holds are few).
+    age_young(d);
+    const std::uint64_t old_enough = d.time_wait.size - d.young;
+    if (old_enough > 0) {
+      scanned = expected_scan(d.blocked.range(), static_cast<std::uint32_t>(std::min<std::uint64_t>(
+                                                     old_enough, d.blocked.range())));
+    }
     // Oldest first: if the oldest is younger than the delay, every later one is too.
     for (std::uint32_t t = d.time_wait.first; t != SocketId::kNil;) {
       const Socket& tw = slots_[t];
@@ -347,7 +364,18 @@ void NetNamespace::enter_time_wait(std::uint32_t i) {
   list_push(time_wait_, i, &Socket::time_wait_link);
   if (!s.bind_owned) {
     LocalIp& l = ips_.at(s.local.ip.value);
-    list_push(find_dest(l, s.remote)->time_wait, i, &Socket::dest_tw_link);
+    DestinationSpace& d = *find_dest(l, s.remote);
+    list_push(d.time_wait, i, &Socket::dest_tw_link);
+    if (d.young_first == SocketId::kNil) d.young_first = i;
+    ++d.young;
+  }
+}
+
+void NetNamespace::age_young(DestinationSpace& d) {
+  while (d.young_first != SocketId::kNil &&
+         sim_.now() - slots_[d.young_first].closed_at >= sysctl_.tw_reuse_delay) {
+    d.young_first = slots_[d.young_first].dest_tw_link.next;
+    --d.young;
   }
 }
 
@@ -363,6 +391,12 @@ void NetNamespace::release(std::uint32_t i, bool prune) {
     d->blocked.remove(s.local.port);
     --d->own_sockets;
     if (s.state == SocketState::kTimeWait) {
+      // The list is in closing order, so a young one leaving is past the boundary.
+      if (d->young_first != SocketId::kNil &&
+          (d->young_first == i || s.closed_at >= slots_[d->young_first].closed_at)) {
+        if (d->young_first == i) d->young_first = s.dest_tw_link.next;
+        --d->young;
+      }
       list_unlink(d->time_wait, i, &Socket::dest_tw_link);
     }
     if (prune && d->own_sockets == 0) {

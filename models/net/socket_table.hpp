@@ -121,6 +121,11 @@ class NetNamespace {
   void check_invariants();
 
   const NetSysctl& sysctl() const { return sysctl_; }
+  // `sysctl -w net.ipv4.tcp_tw_reuse=MODE` during a run: the next connect() applies it (the
+  // kernel reads the sysctl at each port search); sockets already in TIME_WAIT keep their
+  // close time, so those older than tcp_tw_reuse_delay are reusable at once. Throws
+  // std::invalid_argument for a mode other than 0, 1, 2.
+  void set_tw_reuse(int mode);
   const std::string& name() const { return name_; }
   void expire_time_wait();
 
@@ -157,6 +162,10 @@ class NetNamespace {
     PortOccupancy blocked;
     std::uint64_t own_sockets = 0;
     ListHead time_wait;
+    // The TIME_WAIT sockets too young for tcp_tw_reuse (closed less than tcp_tw_reuse_delay
+    // ago): the list's tail from `young_first` on, `young` of them (age_young keeps it).
+    std::uint32_t young_first = SocketId::kNil;
+    std::uint64_t young = 0;
     std::uint16_t cursor = 0;
     std::size_t registry_index = 0;  // position in NetNamespace::dest_registry_
   };
@@ -182,6 +191,8 @@ class NetNamespace {
   void bound_port_add(std::uint16_t port);
   void bound_port_remove(std::uint16_t port);
   bool tw_reuse_allowed(Ipv4 local_ip, Endpoint remote) const;
+  // Moves the young/old boundary of `d`'s TIME_WAIT list up to now.
+  void age_young(DestinationSpace& d);
   DialOutcome connect_from(Ipv4 ip, Endpoint remote, OwnerId owner, bool has_laddr);
   DialOutcome fail(Errno e, DialStep step, bool has_laddr, Ipv4 ip, Endpoint remote,
                    std::uint32_t ports_scanned);

@@ -132,6 +132,22 @@ void NetNamespace::check_invariants() {
           bad("4-tuple space count is off toward " + d->remote.str());
         }
       });
+      // The young tail (tcp_tw_reuse's boundary): `young` sockets from young_first to the end,
+      // none before it younger than it.
+      std::uint64_t young = 0;
+      bool in_tail = false;
+      for (std::uint32_t i = d->time_wait.first; i != SocketId::kNil;
+           i = slots_[i].dest_tw_link.next) {
+        in_tail = in_tail || i == d->young_first;
+        young += in_tail ? 1 : 0;
+        if (!in_tail && d->young_first != SocketId::kNil &&
+            slots_[i].closed_at >= slots_[d->young_first].closed_at) {
+          bad("a TIME_WAIT socket toward " + d->remote.str() + " is young but before the boundary");
+        }
+      }
+      if (young != d->young) {
+        bad("young TIME_WAIT count is off toward " + d->remote.str());
+      }
     }
   }
   if (dests != dest_registry_.size()) {

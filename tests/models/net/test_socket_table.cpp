@@ -338,6 +338,71 @@ TEST_CASE("tcp_tw_reuse modes: 0 never, 2 only for loopback, 1 for any peer") {
   }
 }
 
+TEST_CASE("with tcp_tw_reuse the port search stops at the first TIME_WAIT tuple old enough") {
+  // __inet_hash_connect takes the first port whose check_established passes: with every port
+  // of a full range in TIME_WAIT toward the peer, k of r old enough to take over, a random
+  // start meets one after (r + 1) / (k + 1) ports, not at the end of the range.
+  const Endpoint peer = Endpoint::parse("10.1.2.3:11211");
+  sim::Simulation sim(1);
+  NetSysctl s = small_range(100);
+  s.tw_reuse = 1;
+  NetNamespace ns(sim, s, "host");
+  auto fill = [&](int n) {
+    for (int i = 0; i < n; ++i) {
+      DialOutcome out = ns.connect(peer, 1);
+      REQUIRE(out.ok());
+      ns.established(out.socket);
+      ns.close(out.socket, CloseMode::kActive);
+    }
+  };
+  fill(50);
+  sim.run_until(2 * kSecond);  // these 50 are old enough now
+  fill(50);                    // and these 50 are not: the range is full
+  DialOutcome half = ns.connect(peer, 1);
+  REQUIRE(half.ok());
+  CHECK(half.ports_scanned == 101 / 51);
+  ns.check_invariants();
+  sim.run_until(4 * kSecond);  // all 99 left are old enough
+  DialOutcome all = ns.connect(peer, 1);
+  REQUIRE(all.ok());
+  CHECK(all.ports_scanned == 1);
+  ns.check_invariants();
+  // None old enough: the search walks the whole range and fails.
+  NetNamespace fresh(sim, s, "fresh");
+  for (int i = 0; i < 100; ++i) {
+    DialOutcome out = fresh.connect(peer, 1);
+    REQUIRE(out.ok());
+    fresh.established(out.socket);
+    fresh.close(out.socket, CloseMode::kActive);
+  }
+  DialOutcome none = fresh.connect(peer, 1);
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.ports_scanned == 100);
+  fresh.check_invariants();
+}
+
+TEST_CASE("sysctl -w net.ipv4.tcp_tw_reuse during a run applies to the next connect()") {
+  const Endpoint peer = Endpoint::parse("10.1.2.3:11211");
+  sim::Simulation sim(1);
+  NetSysctl s = small_range(10);
+  s.tw_reuse = 2;  // the default: a peer on another host reuses nothing
+  NetNamespace ns(sim, s, "host");
+  for (int i = 0; i < 10; ++i) {
+    DialOutcome out = ns.connect(peer, 1);
+    REQUIRE(out.ok());
+    ns.established(out.socket);
+    ns.close(out.socket, CloseMode::kActive);
+  }
+  sim.run_until(2 * kSecond);
+  CHECK_FALSE(ns.connect(peer, 1).ok());
+  ns.set_tw_reuse(1);
+  CHECK(ns.connect(peer, 1).ok());  // the TIME_WAIT closed 2 s ago are taken over at once
+  CHECK(ns.sysctl().tw_reuse == 1);
+  CHECK_THROWS_WITH(ns.set_tw_reuse(3), Catch::Contains("tcp_tw_reuse"));
+  CHECK(ns.sysctl().tw_reuse == 1);
+  ns.check_invariants();
+}
+
 TEST_CASE("SO_LINGER 0 closes with RST and leaves no TIME_WAIT; passive close holds nothing") {
   sim::Simulation sim(1);
   NetNamespace ns(sim, small_range(5), "host");
