@@ -96,10 +96,11 @@ std::vector<sim::ParamSpec> go_service_params() {
             "net.ipv4.ip_local_port_range, high end (Linux default)", 1, 65535),
       param("time_wait", ParamType::Duration, "", "60s",
             "TIME_WAIT length: TCP_TIMEWAIT_LEN, a kernel constant (domain.md §2.2)", 1, 1e15),
-      param("tcp_tw_reuse", ParamType::Int, "", "2",
-            "net.ipv4.tcp_tw_reuse: 0 off, 1 on, 2 loopback only (the default since Linux 4.19); "
-            "a service's peers are on other hosts, so 2 reuses nothing",
-            0, 2),
+      settable(param("tcp_tw_reuse", ParamType::Int, "", "2",
+                     "net.ipv4.tcp_tw_reuse: 0 off, 1 on, 2 loopback only (the default since "
+                     "Linux 4.19); a service's peers are on other hosts, so 2 reuses nothing. "
+                     "Settable: `sysctl -w` during the run applies to the next connect()",
+                     0, 2)),
   };
   // The Go runtime's and the scheduler's, shared with the dataplane kind.
   for (sim::ParamSpec& p : go_runtime_params("1KiB")) out.push_back(std::move(p));
@@ -718,6 +719,10 @@ class GoService final : public Instance {
     }
     if (name == "log_drain_stalled") {
       sink_.set_stalled(v.integer != 0, sim_.now());
+      return;
+    }
+    if (name == "tcp_tw_reuse") {  // the loader let it through only for a host of its own
+      ns_.set_tw_reuse(static_cast<int>(v.integer));
       return;
     }
     Instance::set(name, v);

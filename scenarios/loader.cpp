@@ -895,13 +895,18 @@ class Loader {
         deploy(it->first, it->second, key, kp, p, entry);
         continue;
       }
+      if (p.size() == 6 && p[0] == "datacenters" && p[2] == "machines" && p[4] == "params") {
+        set_machine(it->first, it->second, kp, p, entry);
+        continue;
+      }
       bool all_hosts = p.size() == 6 && p[4] == "params";
       bool one_host = p.size() == 7 && p[4] == "host_overrides";
       if (p[0] != "datacenters" || p.size() < 4 || p[2] != "services" ||
           (!all_hosts && !one_host)) {
         c_.error(it->first, kp, "cannot set '" + printable(key) + "' at run time",
                  "datacenters.DC.services.SVC.params.NAME, "
-                 "datacenters.DC.services.SVC.host_overrides.I.NAME or sources.SRC.rate");
+                 "datacenters.DC.services.SVC.host_overrides.I.NAME, "
+                 "datacenters.DC.machines.M.params.NAME or sources.SRC.rate");
         continue;
       }
       const ServiceSpec* svc = s_.service(p[1], p[3]);
@@ -920,6 +925,12 @@ class Loader {
       if (!spec->settable) {
         c_.error(it->first, kp, spec->name + " of " + kind->name + " cannot change during a run",
                  "a parameter marked settable (see skysim explain " + kind->name + ")");
+        continue;
+      }
+      if (!svc->machine.empty() && machine_kind().param(spec->name) != nullptr) {
+        c_.error(it->first, kp,
+                 spec->name + " is the machine's: set it on machine '" + svc->machine + "'",
+                 "datacenters." + p[1] + ".machines." + svc->machine + ".params." + spec->name);
         continue;
       }
       auto v = parse_param(c_, *spec, it->second, kp);
@@ -944,6 +955,42 @@ class Loader {
         entry.actions.push_back(
             {ActionType::SetParam, p[1] + "/" + p[3] + "/" + std::to_string(h), spec->name, *v});
       }
+    }
+  }
+
+  // A timeline change of a machine's settable parameter (`datacenters.DC.machines.M.params.NAME`,
+  // tcp_tw_reuse): every machine of that name.
+  void set_machine(const YAML::Node& key, const YAML::Node& value, const std::string& kp,
+                   const std::vector<std::string>& p, TimelineEntry& entry) {
+    const MachineSpec* m = nullptr;
+    std::vector<std::string> names;
+    for (const DatacenterSpec& dc : s_.datacenters) {
+      if (dc.name != p[1]) continue;
+      for (const MachineSpec& spec : dc.machines) {
+        names.push_back(spec.name);
+        if (spec.name == p[3]) m = &spec;
+      }
+    }
+    if (!m) {
+      c_.error(key, kp, "no machine '" + printable(p[1] + "." + p[3]) + "'" + suggestion(p[3], names),
+               names.empty() ? "a machine under datacenters." + p[1] + ".machines" : one_of(names));
+      return;
+    }
+    const sim::ParamSpec* spec = machine_kind().param(p[5]);
+    if (!spec) {
+      c_.error(key, kp, "unknown parameter '" + printable(p[5]) + "' of a machine",
+               one_of(param_names(machine_kind())));
+      return;
+    }
+    if (!spec->settable) {
+      c_.error(key, kp, spec->name + " of a machine cannot change during a run",
+               "a parameter marked settable (see skysim explain machine)");
+      return;
+    }
+    auto v = parse_param(c_, *spec, value, kp);
+    if (!v) return;
+    for (int i = 0; i < m->count; ++i) {
+      entry.actions.push_back({ActionType::SetMachineParam, m->path(i), spec->name, *v});
     }
   }
 

@@ -59,6 +59,15 @@ void Machine::place(memcached::Server& server) {
   ++servers_;
 }
 
+void Machine::set(std::string_view name, const sim::ParamValue& value) {
+  if (name == "tcp_tw_reuse") {
+    ns_.set_tw_reuse(static_cast<int>(value.integer));
+    return;
+  }
+  throw std::logic_error("machine " + path_ + ": " + std::string(name) +
+                         " cannot change during a run");
+}
+
 void Machine::check_memory() {
   if (killing_) return;
   std::int64_t sum = 0;

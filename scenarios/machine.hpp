@@ -59,6 +59,9 @@ class Machine {
   net::OwnerId place(goruntime::GoProcess& process);
   // Places a memcached server here: its worker threads take turns on the machine's cores.
   void place(memcached::Server& server);
+  // A timeline `set` of one of its settable parameters (tcp_tw_reuse: `sysctl -w` on the
+  // node); the loader lets no other through.
+  void set(std::string_view name, const sim::ParamValue& value);
 
  private:
   std::string path_;

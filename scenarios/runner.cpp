@@ -320,6 +320,9 @@ void ScenarioRun::schedule_timeline() {
           case ActionType::SetParam:
             world_->find(a.target)->set(a.param, a.value);
             break;
+          case ActionType::SetMachineParam:
+            world_->machine(a.target).set(a.param, a.value);
+            break;
           case ActionType::Crash:
             metrics_.counter("host.crashes", {{"host", a.target}}).add();
             world_->find(a.target)->crash();

@@ -84,7 +84,15 @@ struct SourceSpec {
   bool first_at_start = false;
 };
 
-enum class ActionType { SetParam, SetSourceRate, StartSource, StopSource, Crash, Restart };
+enum class ActionType {
+  SetParam,
+  SetMachineParam,  // target: a machine's path "dc/name/i"
+  SetSourceRate,
+  StartSource,
+  StopSource,
+  Crash,
+  Restart
+};
 
 struct Action {
   ActionType type = ActionType::SetParam;

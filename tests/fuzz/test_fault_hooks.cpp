@@ -402,12 +402,8 @@ TEST_CASE("a scylla service draws the Scylla fault kinds as the fanout kind's cl
   CHECK(drawn["scylla-slow"] > 0);
   // A node down for a while: ops served by fewer than RF replicas, and the cluster's books
   // consistent at every tick.
-  fuzz::Fault down;
-  down.kind = fuzz::FaultKind::ScyllaDown;
-  down.target = "east.timelines";
-  down.strength = 2;
-  down.at = 1 * sim::kSecond;
-  down.length = 2 * sim::kSecond;
+  fuzz::Fault down = window(fuzz::FaultKind::ScyllaDown, "east.timelines", 2);
+  down.at = 1 * sim::kSecond;  // the base runs 5 s
   auto with = run_with(composed, down, true);
   auto without = run_with(composed, down, false);
   CHECK(without["scylla.degraded"] == 0);

@@ -240,6 +240,50 @@ TEST_CASE("machines: wiring errors are one error each, at their line") {
     CHECK_THAT(errors_of(replace(ok, "      node:\n        params:", "      node:\n        count: 0\n        params:")),
                Catch::Contains("machine count out of range"));
   }
+  SECTION("a timeline sets only what a machine lets change, on a machine that exists") {
+    auto at_40s = [&ok](const std::string& set) {
+      return ok + "timeline:\n  - at: +40s\n    set: {" + set + "}\n";
+    };
+    REQUIRE(errors_of(at_40s("datacenters.east.machines.node.params.tcp_tw_reuse: 1")) == "OK");
+    CHECK_THAT(errors_of(at_40s("datacenters.east.machines.node.params.cores: 8")),
+               Catch::Contains("cores of a machine cannot change during a run"));
+    CHECK_THAT(errors_of(at_40s("datacenters.east.machines.nod.params.tcp_tw_reuse: 1")),
+               Catch::Contains("no machine 'east.nod'; did you mean 'node'?"));
+    CHECK_THAT(errors_of(at_40s("datacenters.east.machines.node.params.tcp_tw_reuse: 3")),
+               Catch::Contains("tcp_tw_reuse"));
+    // A process on the machine cannot change the machine's kernel for itself.
+    const std::string e = errors_of(at_40s("datacenters.east.services.search.params.tcp_tw_reuse: 1"));
+    CHECK_THAT(e, Catch::Contains("tcp_tw_reuse is the machine's: set it on machine 'node'"));
+    CHECK_THAT(e, Catch::Contains("datacenters.east.machines.node.params.tcp_tw_reuse"));
+  }
+}
+
+TEST_CASE("machines: sysctl -w net.ipv4.tcp_tw_reuse=1 mid-run ends the port exhaustion") {
+  // search alone on `node`: 7 closes into TIME_WAIT per request at 10/s from +20 s, 60 s each,
+  // fill the 1,000-port range toward `store` at ~+34 s, and every dial after fails. With
+  // tcp_tw_reuse=1 from +40 s a connect() that finds no free port takes over a TIME_WAIT
+  // tuple toward the same peer older than tcp_tw_reuse_delay (1 s): every one of them is.
+  std::string alone = replace(kPorts, "CHECKOUT_PEER", "store");
+  alone = replace(alone, "  checkouts: {from: east, target: checkout.get, rate: 5/s}\n", "");
+  const char* errors = "client.dial_errors{client=store,host=east/search/0}";
+  auto check = [&](const std::string& text, const std::string& set) {
+    const std::string with_set = text + "timeline:\n  - at: +40s\n    set: {" + set + ": 1}\n";
+    Ran never = run_scenario_text(text);
+    LoadOptions to_40s;
+    to_40s.overrides = {{"duration", "40s"}};
+    Ran before = run_scenario_text(with_set, to_40s);
+    Ran after = run_scenario_text(with_set);
+    REQUIRE(after.result.invariants_hold());
+    INFO("dial errors: by +40 s " << before.value(errors) << ", by +60 s " << after.value(errors)
+                                  << " (" << never.value(errors) << " without the change)");
+    CHECK(before.value(errors) > 100);                       // exhausted before the change
+    CHECK(after.value(errors) == before.value(errors));      // and not once after it
+    CHECK(never.value(errors) > 1.3 * before.value(errors));  // without it, on failing
+  };
+  SECTION("on the machine") { check(alone, "datacenters.east.machines.node.params.tcp_tw_reuse"); }
+  SECTION("on a host of its own") {
+    check(on_own_machines(alone), "datacenters.east.services.search.params.tcp_tw_reuse");
+  }
 }
 
 TEST_CASE("machines: a machine with one process runs as a host of its own does") {
