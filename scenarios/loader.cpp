@@ -344,6 +344,17 @@ class Loader {
     }
   }
 
+  // The machine `name` among `machines`, or null; `names` gets every name (for the error).
+  static const MachineSpec* find_machine(const std::vector<MachineSpec>& machines,
+                                         const std::string& name, std::vector<std::string>& names) {
+    const MachineSpec* found = nullptr;
+    for (const MachineSpec& spec : machines) {
+      names.push_back(spec.name);
+      if (spec.name == name) found = &spec;
+    }
+    return found;
+  }
+
   // A service's `machine:`: a machine of its datacenter with a host for each of its own, for a
   // kind that runs on one, whose own parameters leave the machine's alone.
   void place_on_machine(const ServiceKind& kind, const std::vector<MachineSpec>& machines,
@@ -352,11 +363,7 @@ class Loader {
     auto name = c_.scalar(n["machine"], at, "a machine's name");
     if (!name) return;
     std::vector<std::string> names;
-    const MachineSpec* m = nullptr;
-    for (const MachineSpec& spec : machines) {
-      names.push_back(spec.name);
-      if (spec.name == *name) m = &spec;
-    }
+    const MachineSpec* m = find_machine(machines, *name, names);
     if (!m) {
       c_.error(n["machine"], at,
                "no machine '" + printable(*name) + "' in datacenter " + s.datacenter +
@@ -965,11 +972,7 @@ class Loader {
     const MachineSpec* m = nullptr;
     std::vector<std::string> names;
     for (const DatacenterSpec& dc : s_.datacenters) {
-      if (dc.name != p[1]) continue;
-      for (const MachineSpec& spec : dc.machines) {
-        names.push_back(spec.name);
-        if (spec.name == p[3]) m = &spec;
-      }
+      if (dc.name == p[1]) m = find_machine(dc.machines, p[3], names);
     }
     if (!m) {
       c_.error(key, kp, "no machine '" + printable(p[1] + "." + p[3]) + "'" + suggestion(p[3], names),

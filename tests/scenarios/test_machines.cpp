@@ -3,7 +3,9 @@
 // TIME_WAIT both processes leave (Little's law) says so; connect()'s 4-tuple rule keeps a
 // process that dials another peer out of it; a core shared by two single-P processes queues
 // their work together (M/D/1 alone, far slower together); a dead process leaves the cores to
-// the others. And every wiring mistake is one error at its line.
+// the others; a memcached's workers share the cores too (processor sharing and run to
+// completion against their arithmetic); tcp_tw_reuse set during the run ends the exhaustion.
+// And every wiring mistake is one error at its line.
 #include <catch2/catch.hpp>
 
 #include <string>
