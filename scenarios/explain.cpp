@@ -116,7 +116,7 @@ std::string explain_machine(bool markdown) {
       "ephemeral port range, TIME_WAIT and connect()'s port rule count every process's "
       "sockets; one set of cores, which every process's runnable threads (a memcached's "
       "workers too) share under the machine's scheduler; one memory, past which the kernel's "
-      "OOM killer kills the Go process with the most RSS. Each process keeps its own Go "
+      "OOM killer kills the process with the most RSS (a memcached's items count). Each process keeps its own Go "
       "runtime and container memory limit, and its death frees its own threads and sockets "
       "only. A service on a machine may not set these parameters itself. How-to: docs/scenarios.md, \"Machines: services that share a host\".";
   if (markdown) {

@@ -36,6 +36,11 @@ std::vector<sim::ParamSpec> memcached_params() {
             "loopback: 127.0.0.1:11211, a sidecar reached by its pod's go-service through "
             "`local: true` (the April data plane's memcached, domain.md §1.2)",
             std::nullopt, std::nullopt, {"host", "loopback"}),
+      param("restart_delay", ParamType::Duration, "", "10s",
+            "on a machine: after the kernel's OOM killer took it, the container restarts this "
+            "much later, its cache empty (the kubelet's first back-off, Kubernetes pod "
+            "lifecycle docs)",
+            0, 1e15),
       settable(param("memcached_down", ParamType::Bool, "", "false",
                      "fault hook (memcached-restart): nothing listens; open connections read EOF")),
       settable(param("memcached_slowdown", ParamType::Duration, "", "0s",
@@ -61,13 +66,17 @@ class MemcachedService final : public Instance {
  public:
   MemcachedService(World& w, const HostContext& ctx)
       : Instance(ctx),
+        sim_(w.sim()),
+        restart_delay_(ctx.params.duration("restart_delay")),
         server_(w.sim(),
                 net::Endpoint{ctx.params.choice("listen") == "loopback"
                                   ? net::Ipv4::of(127, 0, 0, 1)
                                   : host_address(w, ctx.path()),
                               kMemcachedPort},
                 server_config(ctx), ctx.path()) {
-    if (!ctx.machine.empty()) w.machine(ctx.machine).place(server_);
+    if (!ctx.machine.empty()) {
+      w.machine(ctx.machine).place(server_, [this] { oom_killed(); });
+    }
     if (ctx.params.flag("memcached_down")) server_.set_down(true);
     server_.set_extra_service_time(ctx.params.duration("memcached_slowdown"));
     auto& m = w.metrics();
@@ -81,6 +90,8 @@ class MemcachedService final : public Instance {
     m.counter_fn("memcached.rejected_connections", host,
                  [&st] { return double(st.rejected_connections); });
     m.gauge_fn("memcached.items", host, [this] { return double(server_.items()); });
+    m.gauge_fn("memcached.bytes", host, [this] { return double(server_.rss_bytes()); });
+    m.counter_fn("memcached.oom_kills", host, [this] { return double(oom_kills_); });
   }
 
   memcached::Server& server() { return server_; }
@@ -109,9 +120,29 @@ class MemcachedService final : public Instance {
     server_.set_down(false);
     Instance::restart();
   }
+  std::vector<Milestone> milestones() const override { return milestones_; }
 
  private:
+  // The machine's OOM killer took this process (SIGKILL): its items are gone, and the kubelet
+  // starts the container again after restart_delay.
+  void oom_killed() {
+    ++oom_kills_;
+    milestones_.push_back(
+        {sim_.now(), "Out of memory: Killed process (memcached), " +
+                         std::to_string(server_.rss_bytes() >> 20) + " MiB of items"});
+    crash();
+    const std::uint64_t kill = oom_kills_;
+    sim_.call_at(sim_.now() + restart_delay_, sim_.intern_kind("memcached.restart"),
+                 [this, kill] {
+                   if (kill == oom_kills_ && !up()) restart();
+                 });
+  }
+
+  sim::Simulation& sim_;
+  sim::Duration restart_delay_;
   memcached::Server server_;
+  std::uint64_t oom_kills_ = 0;
+  std::vector<Milestone> milestones_;
 };
 
 }  // namespace

@@ -34,19 +34,18 @@ Machine::Machine(sim::Simulation& sim, sim::MetricsRegistry& metrics, std::strin
   const sim::Labels at = {{"machine", path_}};
   metrics.gauge_fn("machine.time_wait", at, [this] { return double(ns_.time_wait_count()); });
   metrics.gauge_fn("machine.runnable_threads", at, [this] { return double(cpu_.runnable()); });
-  metrics.gauge_fn("machine.processes", at,
-                   [this] { return double(processes_.size()) + servers_; });
+  metrics.gauge_fn("machine.processes", at, [this] { return double(placed_.size()); });
   metrics.gauge_fn("machine.rss_bytes", at, [this] {
     std::int64_t sum = 0;
-    for (const goruntime::GoProcess* p : processes_) sum += p->alive() ? p->rss_bytes() : 0;
+    for (const Placed& p : placed_) sum += p.alive() ? p.rss() : 0;
     return double(sum);
   });
   metrics.counter_fn("machine.oom_kills", at, [this] { return double(oom_kills_); });
 }
 
 net::OwnerId Machine::place(goruntime::GoProcess& process) {
-  processes_.push_back(&process);
-  const auto n = static_cast<std::uint32_t>(processes_.size());
+  placed_.push_back({.go = &process, .cache = nullptr, .kill_cache = {}});
+  const std::uint32_t n = ++go_processes_;
   if (n >= std::uint32_t{0xFFFFFFFF} / kOwnerStride) {
     throw std::length_error("machine " + path_ + ": too many processes");
   }
@@ -54,9 +53,10 @@ net::OwnerId Machine::place(goruntime::GoProcess& process) {
   return n * kOwnerStride;
 }
 
-void Machine::place(memcached::Server& server) {
+void Machine::place(memcached::Server& server, std::function<void()> oom_kill) {
   server.run_on(cpu_);
-  ++servers_;
+  placed_.push_back({.go = nullptr, .cache = &server, .kill_cache = std::move(oom_kill)});
+  if (memory_ > 0) server.set_memory_watch([this] { check_memory(); });
 }
 
 void Machine::set(std::string_view name, const sim::ParamValue& value) {
@@ -72,21 +72,25 @@ void Machine::check_memory() {
   if (killing_) return;
   std::int64_t sum = 0;
   std::int64_t most = -1;
-  goruntime::GoProcess* victim = nullptr;
-  for (goruntime::GoProcess* p : processes_) {
-    if (!p->alive()) continue;
-    const std::int64_t rss = p->rss_bytes();
+  Placed* victim = nullptr;
+  for (Placed& p : placed_) {
+    if (!p.alive()) continue;
+    const std::int64_t rss = p.rss();
     sum += rss;
     // The most memory dies; between equals, the first placed (the kernel's task-list order).
     if (rss > most) {
       most = rss;
-      victim = p;
+      victim = &p;
     }
   }
   if (sum <= memory_ || victim == nullptr) return;
   ++oom_kills_;
   killing_ = true;
-  victim->kill(goruntime::CrashReason::kNodeOomKill);
+  if (victim->go) {
+    victim->go->kill(goruntime::CrashReason::kNodeOomKill);
+  } else {
+    victim->kill_cache();
+  }
   killing_ = false;
 }
 

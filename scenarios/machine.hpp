@@ -14,13 +14,14 @@
 // container's own memory_limit is its cgroup's, checked first.
 //
 // A memcached server may run there too (a sidecar on its service's node): its worker threads
-// share the cores (memcached::Server::run_on). Its memory is not counted in the machine's
-// (the model keeps item counts, not their bytes), and the OOM killer never picks it.
+// share the cores (memcached::Server::run_on), and its items' memory counts in the machine's,
+// so the OOM killer may pick it (its service restarts it after its restart_delay).
 //
 // Not modelled: the kubelet's eviction (memory.available below its threshold, acted on every
 // housekeeping interval, pods over their requests first), swap, and placement (a service's
 // host i runs on the machine's i).
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -57,8 +58,9 @@ class Machine {
   // owner id (each process's descriptors are its own, owner = base + incarnation, so one's
   // death closes only its sockets).
   net::OwnerId place(goruntime::GoProcess& process);
-  // Places a memcached server here: its worker threads take turns on the machine's cores.
-  void place(memcached::Server& server);
+  // Places a memcached server here: its worker threads take turns on the machine's cores, and
+  // its items' memory joins the machine's; `oom_kill` is what the kernel's OOM killer does to it.
+  void place(memcached::Server& server, std::function<void()> oom_kill);
   // A timeline `set` of one of its settable parameters (tcp_tw_reuse: `sysctl -w` on the
   // node); the loader lets no other through.
   void set(std::string_view name, const sim::ParamValue& value);
@@ -68,8 +70,18 @@ class Machine {
   net::NetNamespace ns_;
   goruntime::HostCpu cpu_;
   std::int64_t memory_;  // bytes; 0 = not modelled
-  std::vector<goruntime::GoProcess*> processes_;  // in placement order
-  int servers_ = 0;                                // memcached servers placed here
+  // A process placed here: a Go process or a memcached server.
+  struct Placed {
+    goruntime::GoProcess* go = nullptr;
+    memcached::Server* cache = nullptr;
+    std::function<void()> kill_cache;
+    bool alive() const { return go ? go->alive() : !cache->down(); }
+    std::int64_t rss() const {
+      return go ? go->rss_bytes() : static_cast<std::int64_t>(cache->rss_bytes());
+    }
+  };
+  std::vector<Placed> placed_;  // in placement order (the OOM killer's tie-break)
+  std::uint32_t go_processes_ = 0;
   std::uint64_t oom_kills_ = 0;
   bool killing_ = false;  // inside the OOM killer (a victim's death changes memory too)
   // The processes' RSS together against the machine's memory; past it, the OOM kill.

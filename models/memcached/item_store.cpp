@@ -55,6 +55,8 @@ void LruItemStore::set(std::string_view key, McItem item) {
   const std::uint32_t h = hash_of(key);
   std::uint32_t i = find(key, h);
   if (i != kNil) {
+    bytes_ += item_bytes(key, item);
+    bytes_ -= item_bytes(key, nodes_[i].item);
     nodes_[i].item = item;
     if (i != head_) {
       unlink(i);
@@ -66,6 +68,7 @@ void LruItemStore::set(std::string_view key, McItem item) {
     i = tail_;
     index_.erase(nodes_[i].hash, i);
     unlink(i);
+    bytes_ -= item_bytes(nodes_[i].key, nodes_[i].item);
     ++evictions_;
   } else if (free_ != kNil) {
     i = free_;
@@ -78,6 +81,7 @@ void LruItemStore::set(std::string_view key, McItem item) {
   n.key.assign(key);
   n.item = item;
   n.hash = h;
+  bytes_ += item_bytes(key, item);
   push_front(i);
   index_.insert(h, i);
 }
@@ -90,6 +94,7 @@ bool LruItemStore::erase(std::string_view key) {
   }
   index_.erase(h, i);
   unlink(i);
+  bytes_ -= item_bytes(key, nodes_[i].item);
   nodes_[i].next = free_;
   free_ = i;
   return true;

@@ -28,9 +28,18 @@ class LruItemStore {
   std::size_t size() const { return index_.size(); }
   std::size_t capacity() const { return capacity_; }
   std::uint64_t evictions() const { return evictions_; }
+  // The items' memory as memcached allocates it: per item ITEM_ntotal = sizeof(item) (48 bytes
+  // on 64-bit) + 8 for the CAS + the key and its NUL + the value and its "\r\n" (memcached's
+  // items.h). assumption: no slab-class rounding (up to 25 % more per item with -f 1.25) and
+  // none of the server's own memory (hash table, connection buffers).
+  std::uint64_t bytes() const { return bytes_; }
+  static std::uint64_t item_bytes(std::string_view key, const McItem& item) {
+    return kItemHeader + key.size() + 1 + item.value_bytes + 2;
+  }
 
  private:
   static constexpr std::uint32_t kNil = KeyIndex::kNone;
+  static constexpr std::uint64_t kItemHeader = 48 + 8;
   struct Node {
     std::string key;  // "post/<id>" fits the small-string buffer: no allocation
     McItem item;
@@ -51,6 +60,7 @@ class LruItemStore {
   std::uint32_t free_ = kNil;  // slots released by erase()
   KeyIndex index_;
   std::uint64_t evictions_ = 0;
+  std::uint64_t bytes_ = 0;
 };
 
 }  // namespace skysim::memcached

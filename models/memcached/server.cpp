@@ -128,8 +128,10 @@ void Server::execute(PendingOp& op) {
     }
   } else {
     ++stats_.sets;
+    const std::uint64_t before = store_.bytes();
     store_.set(op.key, op.item);
     op.result.status = McStatus::kOk;
+    if (memory_watch_ && store_.bytes() > before) memory_watch_();
   }
   stats_.evictions = store_.evictions();
   if (hot_key_probe) {

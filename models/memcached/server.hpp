@@ -128,6 +128,10 @@ class Server {
 
   const ServerStats& stats() const { return stats_; }
   std::size_t items() const { return store_.size(); }
+  // What the process holds of memory: its items (LruItemStore::bytes; 0 while down).
+  std::uint64_t rss_bytes() const { return down_ ? 0 : store_.bytes(); }
+  // Called after a set that grew the items' memory (a machine's memory check).
+  void set_memory_watch(std::function<void()> watch) { memory_watch_ = std::move(watch); }
   std::size_t queued() const { return queue_.size(); }
   const ServerConfig& config() const { return config_; }
 
@@ -152,6 +156,7 @@ class Server {
   std::vector<std::unique_ptr<Worker>> workers_;
   goruntime::HostCpu* cores_ = nullptr;  // a shared machine's, or null: a core per worker
   sim::Kind request_kind_;
+  std::function<void()> memory_watch_;
   std::vector<Worker*> idle_workers_;
   std::deque<std::shared_ptr<PendingOp>> queue_;
   ServerStats stats_;

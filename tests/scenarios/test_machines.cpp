@@ -469,6 +469,90 @@ TEST_CASE("machines: a memcached on a machine shares its cores with the other pr
   }
 }
 
+namespace {
+
+// `cache`, a memcached on a 1 GiB machine beside `steady` (a 300 MiB Go heap that never grows),
+// fills with 1 KiB items that `writer` (on a host of its own) sets at 10,000/s, each a new key
+// (an idle pool of 64, so its connections are reused, not closed into TIME_WAIT).
+const std::string kCacheMemory = kHead + R"(        params: {cores: 4, memory: 1GiB}
+    services:
+      cache:
+        kind: memcached
+        machine: node
+        params: {capacity_items: 10M, restart_delay: 10s}
+      steady:
+        kind: go-service
+        machine: node
+        params: {baseline_live_heap: 300MiB, restart_delay: 10m}
+        program:
+          handlers:
+            get:
+              - cpu: {time: {constant: 100us}}
+      writer:
+        kind: go-service
+        params: {cores: 4}
+        program:
+          clients:
+            mc: {target: cache, driver: gomemcache, rtt: 100us, timeout: 1s, max_idle: 64}
+          handlers:
+            put:
+              - cache_set: {client: mc, keys: 1G, value_bytes: 1KiB, on_error: continue}
+sources:
+  puts: {from: east, target: writer.put, rate: 10k/s}
+  asks: {from: east, target: steady.get, rate: 10/s}
+invariants: [requests.accounted]
+)";
+
+std::vector<double> kills_of(const Ran& r, const std::string& host) {
+  std::vector<double> out;
+  for (const auto& [h, p] : r.run->phases()) {
+    if (h == host && p.what.find("Out of memory: Killed process (memcached)") != std::string::npos) {
+      out.push_back(static_cast<double>(p.at) / 1e9);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("machines: a memcached's items count in the machine's memory; the OOM killer takes it") {
+  // Each item is memcached's ITEM_ntotal: 56 bytes of header and CAS, a key ("k" and, for 90 %
+  // of them, 9 digits) with its NUL, the 1,024-byte value and its \r\n: ~1,093 bytes, 10.9 MB/s. The cache outgrows
+  // steady's ~310 MiB and is the largest when the two pass 1 GiB: killed when its items reach
+  // 1 GiB - steady's RSS. Then it restarts empty after 10 s and fills again: kills one fill
+  // plus 10 s apart.
+  LoadOptions three_minutes;
+  three_minutes.overrides = {{"duration", "3m"}};
+  Ran r = run_scenario_text(kCacheMemory, three_minutes);
+  REQUIRE(r.result.invariants_hold());
+  const double steady_rss = r.value("go.rss_bytes{host=east/steady/0}");
+  const double per_item = 56 + 11 + 1024 + 2;
+  const double fill_s = (1024.0 * 1024 * 1024 - steady_rss) / (10'000 * per_item);
+  const std::vector<double> kills = kills_of(r, "east/cache/0");
+  INFO("steady " << steady_rss / 1048576 << " MiB, fill " << fill_s << " s, kills at "
+                 << (kills.empty() ? -1 : kills[0]) << ", "
+                 << (kills.size() > 1 ? kills[1] : -1));
+  REQUIRE(kills.size() == 2);
+  CHECK(kills[0] == Approx(fill_s).epsilon(0.03));
+  CHECK(kills[1] - kills[0] == Approx(fill_s + 10).epsilon(0.03));
+  CHECK(r.value("memcached.oom_kills{host=east/cache/0}") == 2);
+  CHECK(r.value("machine.oom_kills{machine=east/node/0}") == 2);
+  CHECK(r.value("go.oom_kills{host=east/steady/0}") == 0);  // the smaller one lives
+  // While it was down (2 x 10 s) the writer's sets failed to dial: ~200,000 of them; since it
+  // came back at kill + 10 s it has taken every set.
+  CHECK(r.value("call.errors{client=mc,error=memcache_dial_error,host=east/writer/0}") ==
+        Approx(2 * 10 * 10'000).epsilon(0.02));
+  CHECK(r.value("memcached.items{host=east/cache/0}") ==
+        Approx((180 - (kills[1] + 10)) * 10'000).epsilon(0.02));
+  SECTION("without the machine's memory it keeps growing") {
+    Ran free = run_scenario_text(replace(kCacheMemory, "memory: 1GiB", "memory: 0"), three_minutes);
+    REQUIRE(free.result.invariants_hold());
+    CHECK(kills_of(free, "east/cache/0").empty());
+    CHECK(free.value("memcached.bytes{host=east/cache/0}") ==
+          Approx(free.value("memcached.items{host=east/cache/0}") * per_item).epsilon(0.01));
+  }
+}
+
 TEST_CASE("machines: the same seed gives the same run, another seed another") {
   // The OOM killer's choice and the shared cores' order are the kernel's, not the heap's.
   auto run = [](const std::string& text) {

@@ -101,5 +101,23 @@ TEST_CASE("the item store matches a reference LRU under random churn") {
     }
     REQUIRE(store.size() == ref.size());
     REQUIRE(store.evictions() == ref_evictions);
+    if (step % 1000 == 0) {  // the items' memory is the sum of what the reference holds
+      std::uint64_t bytes = 0;
+      for (const auto& [k, item] : ref) bytes += LruItemStore::item_bytes(k, item);
+      REQUIRE(store.bytes() == bytes);
+    }
   }
+}
+
+TEST_CASE("an item takes memcached's ITEM_ntotal: header and CAS, key and NUL, value and CRLF") {
+  LruItemStore store(2);
+  store.set("post/1", McItem{1024, 0});
+  CHECK(store.bytes() == 48 + 8 + 7 + 1026);
+  store.set("post/1", McItem{10, 0});  // overwritten in place
+  CHECK(store.bytes() == 48 + 8 + 7 + 12);
+  store.set("k", McItem{0, 0});
+  store.set("kk", McItem{0, 0});  // evicts post/1
+  CHECK(store.bytes() == (56 + 2 + 2) + (56 + 3 + 2));
+  store.erase("k");
+  CHECK(store.bytes() == 56 + 3 + 2);
 }
