@@ -53,6 +53,7 @@
 #include "sim/on_unwind.hpp"
 #include "sim/pool_allocator.hpp"
 #include "sim/sync.hpp"
+#include "sim/trace_span.hpp"
 
 namespace skysim::scenarios {
 namespace {
@@ -1268,9 +1269,12 @@ class GoService final : public Instance {
                    followers.begin() + static_cast<std::ptrdiff_t>(cursor + n));
       for (const social::UserId u : items) deliveries_.offer(store, u);
       const sim::Time page_start = sim_.now();
+      // A slice per page on the post's goroutine, as the fanout kind's lane has (traced only).
+      sim::TraceSpan page_span = co_await sim::trace_span(sim_, "page", "fanout");
       child->page->page_queued = false;
       Response served = co_await run(s.body, child);
       if (!child->page->page_queued) page_duration_->record(sim_.now() - page_start);
+      if (page_span) page_span.end({{"writes", static_cast<std::int64_t>(n)}});
       if (!served.ok) co_return served;
     }
     co_await queued_writes_answered(*child->page);

@@ -1,6 +1,8 @@
 // A trace of the celebrity fan-out's first two minutes: the Scylla cluster is a process with one
 // thread track per shard (its slices never overlap, preempted tasks clipped), the fan-out service one
 // with lanes of timeline reads and post fan-outs; valid trace-event JSON, fingerprint unchanged.
+// The same of its composition: a scylla service's shards, and the Go fan-out's goroutines with a
+// slice per page on the post's.
 #include <catch2/catch.hpp>
 
 #include "scenarios/loader.hpp"
@@ -8,10 +10,14 @@
 
 using namespace skysim::scenarios;
 
-TEST_CASE("fanout trace: Scylla shards and fan-out lanes, valid and nested") {
-  const std::string file = std::string(SKYSIM_SOURCE_DIR) + "/scenarios/celebrity-fanout.yaml";
-  Scenario sc = load_scenario_file(file, builtin_registry(), LoadOptions{});
-  const sim::Time until = 120 * sim::kSecond;  // reads from +30s, the first post after 90s
+namespace {
+
+// Traces FILE's first UNTIL: valid, the same fingerprint as untraced, every slice NAMES, more
+// than 10 shard tracks, and a process named with CLUSTER (the Scylla cluster's).
+void check_trace(const std::string& file, sim::Time until, std::initializer_list<const char*> names,
+                 const std::string& cluster) {
+  Scenario sc = load_scenario_file(std::string(SKYSIM_SOURCE_DIR) + "/" + file, builtin_registry(),
+                                   LoadOptions{});
   std::uint64_t untraced = 0;
   {
     ScenarioRun run(sc, builtin_registry());
@@ -24,7 +30,7 @@ TEST_CASE("fanout trace: Scylla shards and fan-out lanes, valid and nested") {
   INFO((r.errors.empty() ? std::string() : r.errors.front()));
   CHECK(r.error_count == 0);
   CHECK(t.fingerprint == untraced);
-  for (const char* name : {"write", "coordinate write", "read", "timeline read", "page"}) {
+  for (const char* name : names) {
     INFO(name);
     CHECK(r.slices_by_name.count(name) == 1);
   }
@@ -33,7 +39,21 @@ TEST_CASE("fanout trace: Scylla shards and fan-out lanes, valid and nested") {
   CHECK(shard_tracks > 10);
   bool cluster_named = false;
   for (const auto& [pid, name] : r.process_names) {
-    cluster_named = cluster_named || name.find("/scylla") != std::string::npos;
+    cluster_named = cluster_named || name.find(cluster) != std::string::npos;
   }
   CHECK(cluster_named);
+}
+
+}  // namespace
+
+TEST_CASE("fanout trace: Scylla shards and fan-out lanes, valid and nested") {
+  // Reads from +30 s, the first post after 90 s.
+  check_trace("scenarios/celebrity-fanout.yaml", 120 * sim::kSecond,
+              {"write", "coordinate write", "read", "timeline read", "page"}, "/scylla");
+}
+
+TEST_CASE("fanout trace, composed: a scylla service's shards and the Go fan-out's pages") {
+  // The first post at +30 s: its first pages.
+  check_trace("scenarios/fanout-composed.yaml", 35 * sim::kSecond,
+              {"write", "coordinate write", "read", "page", "goroutine"}, "/timelines");
 }
