@@ -343,16 +343,20 @@ TEST_CASE("fd-limit: dials beyond the process's open-file limit fail with EMFILE
 }
 
 TEST_CASE("scylla-slow on the fan-out: node 0's shards queue, so writes and reads answer later") {
-  const std::string base = fuzz_base("fanout");
-  Ran plain = run_text(base);
-  Ran slow = run_text(base + "faults:\n  - {type: scylla-slow, at: +1s, duration: 8s, target: "
-                             "east/timelines/0, strength: 20}\n");
-  CHECK(slow.fingerprint != plain.fingerprint);
-  const std::string reads = "requests.latency_ns{client=app-readers,endpoint=read}";
-  REQUIRE(plain.mean.count(reads) == 1);
-  INFO("readers' mean latency " << plain.mean[reads] / 1e6 << " ms -> " << slow.mean[reads] / 1e6
-                                << " ms");
-  CHECK(slow.mean[reads] > 1.2 * plain.mean[reads]);
+  // The fanout kind's cluster, and a scylla service under the fan-out as parts.
+  for (const char* name : {"fanout", "fanout-composed"}) {
+    INFO(name);
+    const std::string base = fuzz_base(name);
+    Ran plain = run_text(base);
+    Ran slow = run_text(base + "faults:\n  - {type: scylla-slow, at: +1s, duration: 8s, target: "
+                               "east/timelines/0, strength: 20}\n");
+    CHECK(slow.fingerprint != plain.fingerprint);
+    const std::string reads = "requests.latency_ns{client=app-readers,endpoint=read}";
+    REQUIRE(plain.mean.count(reads) == 1);
+    INFO("readers' mean latency " << plain.mean[reads] / 1e6 << " ms -> "
+                                  << slow.mean[reads] / 1e6 << " ms");
+    CHECK(slow.mean[reads] > 1.2 * plain.mean[reads]);
+  }
 }
 
 TEST_CASE("a fault with enabled: false is checked, then leaves the run as without it") {
