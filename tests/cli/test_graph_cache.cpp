@@ -1,6 +1,7 @@
 // A fan-out run on a graph read from the compare workers' cache (models/social/graph_file.hpp)
 // prints exactly what the run that draws its own graph prints: fingerprint, per-model
-// fingerprints, unseed and every metric (docs/benchmarks.md, h-tablespeed).
+// fingerprints, unseed and every metric (docs/benchmarks.md, h-tablespeed) — for the fanout
+// kind's graph and for a follow-graph store's (the fan-out as parts).
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -22,19 +23,29 @@ const std::string kRun = "run " + std::string(SKYSIM_SOURCE_DIR) +
                          "--set datacenters.east.services.timelines.params.celebrity_followers="
                          "150k --set datacenters.east.services.timelines.params.bot_follows=30k "
                          "--set datacenters.east.services.timelines.params.policy=lossy";
+// The same graph as a follow-graph store of the fan-out as parts.
+const std::string kComposedRun = "run " + std::string(SKYSIM_SOURCE_DIR) +
+                                 "/scenarios/fanout-composed.yaml --seed 3 --until 40s "
+                                 "--set datacenters.east.services.graph.params.users=200k "
+                                 "--set datacenters.east.services.graph.params.celebrity_followers="
+                                 "150k --set datacenters.east.services.graph.params.bot_follows=30k "
+                                 "--set variant=lossy";
 }  // namespace
 
 TEST_CASE("fan-out run: a cached follow graph gives the run a drawn one gives") {
+  std::string run = kRun;
+  SECTION("the fanout kind's graph") {}
+  SECTION("a follow-graph store's") { run = kComposedRun; }
   std::string dir = (std::filesystem::temp_directory_path() / "skysim-cli-graphs-XXXXXX").string();
   REQUIRE(::mkdtemp(dir.data()) != nullptr);
-  Output fresh = run_skysim(kRun + " --out " + dir + "/a");
+  Output fresh = run_skysim(run + " --out " + dir + "/a");
   ::setenv("SKYSIM_GRAPH_CACHE", dir.c_str(), 1);  // what compare gives its workers
-  Output saving = run_skysim(kRun + " --out " + dir + "/b");
+  Output saving = run_skysim(run + " --out " + dir + "/b");
   std::size_t graphs = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
     graphs += e.path().filename().string().rfind("graph-", 0) == 0 ? 1 : 0;
   }
-  Output reading = run_skysim(kRun + " --out " + dir + "/c");
+  Output reading = run_skysim(run + " --out " + dir + "/c");
   ::unsetenv("SKYSIM_GRAPH_CACHE");
   std::filesystem::remove_all(dir);
   REQUIRE(fresh.status == 0);
