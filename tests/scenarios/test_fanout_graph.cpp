@@ -78,6 +78,36 @@ TEST_CASE("fanout scenario: the graph is re-drawn per seed unless graph_seed pin
   CHECK(run(1, pin).edges == run(2, pin).edges);
 }
 
+TEST_CASE("follow-graph store: the graph is re-drawn per seed unless graph_seed pins it") {
+  // The same rule for the fan-out as parts (scenarios/kind_follow_graph.cpp).
+  auto edges = [](int seed, const std::string& extra) {
+    const std::string text = R"(name: graph
+epoch: 2026-02-19T12:00:00Z
+duration: 1s
+seed: )" + std::to_string(seed) + R"(
+datacenters:
+  east:
+    services:
+      graph:
+        kind: follow-graph
+        params:
+          users: 20k
+          celebrity_followers: 5k
+          bots: 1
+          bot_follows: 2k
+)" + extra;
+    Scenario sc = load_scenario_text(text, "graph.yaml", builtin_registry(), {});
+    ScenarioRun r(sc, builtin_registry());
+    r.run();
+    return r.metrics().value("graph.edges{host=east/graph/0}");
+  };
+  CHECK(edges(1, "") > 0);
+  CHECK(edges(1, "") != edges(2, ""));
+  CHECK(edges(1, "") == edges(1, ""));
+  const std::string pin = "          graph_seed: 5\n";
+  CHECK(edges(1, pin) == edges(2, pin));
+}
+
 TEST_CASE("fanout scenario: follows during the run, seen stale through the cache") {
   const Ran a = run(3);
   // 100/s ordinary + 2 growers x 10/s + the bot at 1666/h over 40 s.
