@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <sstream>
 
 #include "scenarios/loader.hpp"
@@ -264,6 +265,18 @@ std::vector<std::string> services_of(const scenarios::Scenario& s, const std::st
   return out;
 }
 
+// `of(s, kind)` (services_of, host_paths) for each of `kinds` in turn: kind by kind, the order a
+// seed's draws depend on.
+template <class Of>
+std::vector<std::string> of_kinds(const scenarios::Scenario& s,
+                                  std::initializer_list<const char*> kinds, Of of) {
+  std::vector<std::string> out;
+  for (const char* k : kinds) {
+    for (auto& each : of(s, k)) out.push_back(std::move(each));
+  }
+  return out;
+}
+
 const scenarios::SourceSpec& source(const scenarios::Scenario& s, const std::string& name) {
   for (const auto& src : s.sources) {
     if (src.name == name) return src;
@@ -457,8 +470,7 @@ Perturbation draw_perturbation(const scenarios::Scenario& base, std::uint64_t se
     }
   }
   // The Scylla clusters: a fanout kind's own, or a scylla service.
-  auto scylla_clusters = services_of(base, "fanout");
-  for (auto& svc : services_of(base, "scylla")) scylla_clusters.push_back(std::move(svc));
+  const auto scylla_clusters = of_kinds(base, {"fanout", "scylla"}, services_of);
   if (!scylla_clusters.empty()) {
     bool on = rng.bernoulli(0.5);
     p.swarm.push_back(std::string("scylla-down=") + (on ? "on" : "off"));
@@ -485,9 +497,7 @@ Perturbation draw_perturbation(const scenarios::Scenario& base, std::uint64_t se
            Window{FaultKind::ScyllaSlow, kScyllaSlowLengthMinS, kScyllaSlowLengthMaxS},
            Window{FaultKind::LogStall, kLogStallMinS, kLogStallMaxS},
            Window{FaultKind::FdLimit, kFdLimitLengthMinS, kFdLimitLengthMaxS}});
-  auto cluster_hosts = host_paths(base, "fanout");
-  for (auto& h : host_paths(base, "scylla")) cluster_hosts.push_back(std::move(h));
-  windows(cluster_hosts,
+  windows(of_kinds(base, {"fanout", "scylla"}, host_paths),
           {Window{FaultKind::ScyllaSlow, kScyllaSlowLengthMinS, kScyllaSlowLengthMaxS}});
   return p;
 }

@@ -17,7 +17,7 @@ namespace skysim::fuzz {
 // paused). CommitUnknown: FoundationDB's commit_unknown_result (1021) on an fdb service.
 // OomKill, MemcachedRestart, GoGcPause: the dataplane host's hooks (a lowered memory_limit, its
 // memcached down then back empty, the Go process stopped: memory_limit, memcached_down,
-// gc_paused). ScyllaDown: the fanout kind's down_nodes.
+// gc_paused). ScyllaDown: down_nodes of a fanout kind's cluster or a scylla service.
 enum class FaultKind {
   Crash,
   Burst,

@@ -230,11 +230,9 @@ DialOutcome NetNamespace::connect_from(Ipv4 ip, Endpoint remote, OwnerId owner, 
     // not at the end of the range (net/ipv4/inet_hashtables.c). assumption: the reusable
     // ones are the old enough (ports a bind() also holds are few).
     age_young(d);
-    const std::uint64_t old_enough = d.time_wait.size - d.young;
-    if (old_enough > 0) {
-      scanned = expected_scan(d.blocked.range(), static_cast<std::uint32_t>(std::min<std::uint64_t>(
-                                                     old_enough, d.blocked.range())));
-    }
+    // Each TIME_WAIT tuple toward `remote` holds a port of the range: at most range of them.
+    const auto old_enough = static_cast<std::uint32_t>(d.time_wait.size - d.young);
+    if (old_enough > 0) scanned = expected_scan(d.blocked.range(), old_enough);
     // Oldest first: if the oldest is younger than the delay, every later one is too.
     for (std::uint32_t t = d.time_wait.first; t != SocketId::kNil;) {
       const Socket& tw = slots_[t];
@@ -391,10 +389,12 @@ void NetNamespace::release(std::uint32_t i, bool prune) {
     d->blocked.remove(s.local.port);
     --d->own_sockets;
     if (s.state == SocketState::kTimeWait) {
-      // The list is in closing order, so a young one leaving is past the boundary.
-      if (d->young_first != SocketId::kNil &&
-          (d->young_first == i || s.closed_at >= slots_[d->young_first].closed_at)) {
-        if (d->young_first == i) d->young_first = s.dest_tw_link.next;
+      // The list is in closing order, so a young one leaving is at or past the boundary.
+      if (d->young_first == i) {
+        d->young_first = s.dest_tw_link.next;
+        --d->young;
+      } else if (d->young_first != SocketId::kNil &&
+                 s.closed_at >= slots_[d->young_first].closed_at) {
         --d->young;
       }
       list_unlink(d->time_wait, i, &Socket::dest_tw_link);

@@ -36,6 +36,14 @@ datacenters:
       node:
 )";
 
+// A go-service NAME on machine `node` (PARAMS: its params) whose `get` runs WORK of Go code.
+std::string busy_on_node(const std::string& name, const std::string& params,
+                         const std::string& work) {
+  return "      " + name + ":\n        kind: go-service\n        machine: node\n        params: {" +
+         params + "}\n        program:\n          handlers:\n            get:\n              - cpu: "
+         "{time: {constant: " + work + "}}\n";
+}
+
 // `search` (8 parallel calls a request, one idle connection kept: 7 closes into TIME_WAIT per
 // request) and `checkout` (2 calls, 1 close) on machine `node` with a 1,000-port range.
 // CHECKOUT_PEER: whom checkout calls.
@@ -100,23 +108,8 @@ double first_dial_error_s(const Ran& r, const std::string& host) {
 // Two single-P processes doing 1 ms of Go code a request, 400/s and 500/s, on one core.
 const std::string kCores = kHead + R"(        params: {cores: 1}
     services:
-      a:
-        kind: go-service
-        machine: node
-        params: {restart_delay: 10m}
-        program:
-          handlers:
-            get:
-              - cpu: {time: {constant: 1ms}}
-      b:
-        kind: go-service
-        machine: node
-        params: {restart_delay: 10m}
-        program:
-          handlers:
-            get:
-              - cpu: {time: {constant: 1ms}}
-sources:
+)" + busy_on_node("a", "restart_delay: 10m", "1ms") + busy_on_node("b", "restart_delay: 10m", "1ms") +
+                           R"(sources:
   as: {from: east, target: a.get, rate: 400/s}
   bs: {from: east, target: b.get, rate: 500/s}
 invariants: [requests.accounted]
@@ -319,15 +312,8 @@ const std::string kMemory = kHead + R"(        params: {cores: 4, memory: 1GiB}
             get:
               - alloc: {bytes: 1MiB}
               - sleep: {time: {constant: 2s}}
-      steady:
-        kind: go-service
-        machine: node
-        params: {baseline_live_heap: 600MiB, restart_delay: 10m}
-        program:
-          handlers:
-            get:
-              - cpu: {time: {constant: 100us}}
-sources:
+)" + busy_on_node("steady", "baseline_live_heap: 600MiB, restart_delay: 10m", "100us") +
+                            R"(sources:
   grow: {from: east, target: grower.get, rate: 20/s}
   ask: {from: east, target: steady.get, rate: 10/s}
 timeline:
@@ -395,15 +381,7 @@ const std::string kSidecar = kHead + R"(        params: {cores: 1, core_sharing:
         kind: memcached
         machine: node
         params: {service_time: 20us, worker_threads: 1}
-      hog:
-        kind: go-service
-        machine: node
-        params: {restart_delay: 10m}
-        program:
-          handlers:
-            get:
-              - cpu: {time: {constant: 2ms}}
-      reader:
+)" + busy_on_node("hog", "restart_delay: 10m", "2ms") + R"(      reader:
         kind: go-service
         params: {cores: 4}
         program:
@@ -480,15 +458,8 @@ const std::string kCacheMemory = kHead + R"(        params: {cores: 4, memory: 1
         kind: memcached
         machine: node
         params: {capacity_items: 10M, restart_delay: 10s}
-      steady:
-        kind: go-service
-        machine: node
-        params: {baseline_live_heap: 300MiB, restart_delay: 10m}
-        program:
-          handlers:
-            get:
-              - cpu: {time: {constant: 100us}}
-      writer:
+)" + busy_on_node("steady", "baseline_live_heap: 300MiB, restart_delay: 10m", "100us") +
+                                R"(      writer:
         kind: go-service
         params: {cores: 4}
         program:

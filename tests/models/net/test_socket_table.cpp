@@ -23,6 +23,16 @@ DialOutcome churn(NetNamespace& ns, Dialer& d, OwnerId owner = 1) {
   return out;
 }
 
+// N short-lived connect()-only connections to PEER, each closed first by the dialing side.
+void connect_and_close(NetNamespace& ns, Endpoint peer, int n) {
+  for (int i = 0; i < n; ++i) {
+    DialOutcome out = ns.connect(peer, 1);
+    REQUIRE(out.ok());
+    ns.established(out.socket);
+    ns.close(out.socket, CloseMode::kActive);
+  }
+}
+
 NetSysctl small_range(std::uint16_t ports) {
   NetSysctl s;
   s.port_lo = 40000;
@@ -323,12 +333,7 @@ TEST_CASE("tcp_tw_reuse modes: 0 never, 2 only for loopback, 1 for any peer") {
       NetSysctl s = small_range(10);
       s.tw_reuse = mode;
       NetNamespace ns(sim, s, "host");
-      for (int i = 0; i < 10; ++i) {
-        DialOutcome out = ns.connect(peer, 1);
-        REQUIRE(out.ok());
-        ns.established(out.socket);
-        ns.close(out.socket, CloseMode::kActive);
-      }
+      connect_and_close(ns, peer, 10);
       sim.run_until(2 * kSecond);
       bool want = mode == 1 || (mode == 2 && peer.ip.is_loopback());
       INFO("tw_reuse=" << mode << " peer=" << peer.str());
@@ -347,17 +352,9 @@ TEST_CASE("with tcp_tw_reuse the port search stops at the first TIME_WAIT tuple 
   NetSysctl s = small_range(100);
   s.tw_reuse = 1;
   NetNamespace ns(sim, s, "host");
-  auto fill = [&](int n) {
-    for (int i = 0; i < n; ++i) {
-      DialOutcome out = ns.connect(peer, 1);
-      REQUIRE(out.ok());
-      ns.established(out.socket);
-      ns.close(out.socket, CloseMode::kActive);
-    }
-  };
-  fill(50);
-  sim.run_until(2 * kSecond);  // these 50 are old enough now
-  fill(50);                    // and these 50 are not: the range is full
+  connect_and_close(ns, peer, 50);
+  sim.run_until(2 * kSecond);        // these 50 are old enough now
+  connect_and_close(ns, peer, 50);  // and these 50 are not: the range is full
   DialOutcome half = ns.connect(peer, 1);
   REQUIRE(half.ok());
   CHECK(half.ports_scanned == 101 / 51);
@@ -369,12 +366,7 @@ TEST_CASE("with tcp_tw_reuse the port search stops at the first TIME_WAIT tuple 
   ns.check_invariants();
   // None old enough: the search walks the whole range and fails.
   NetNamespace fresh(sim, s, "fresh");
-  for (int i = 0; i < 100; ++i) {
-    DialOutcome out = fresh.connect(peer, 1);
-    REQUIRE(out.ok());
-    fresh.established(out.socket);
-    fresh.close(out.socket, CloseMode::kActive);
-  }
+  connect_and_close(fresh, peer, 100);
   DialOutcome none = fresh.connect(peer, 1);
   REQUIRE_FALSE(none.ok());
   CHECK(none.ports_scanned == 100);
@@ -387,12 +379,7 @@ TEST_CASE("sysctl -w net.ipv4.tcp_tw_reuse during a run applies to the next conn
   NetSysctl s = small_range(10);
   s.tw_reuse = 2;  // the default: a peer on another host reuses nothing
   NetNamespace ns(sim, s, "host");
-  for (int i = 0; i < 10; ++i) {
-    DialOutcome out = ns.connect(peer, 1);
-    REQUIRE(out.ok());
-    ns.established(out.socket);
-    ns.close(out.socket, CloseMode::kActive);
-  }
+  connect_and_close(ns, peer, 10);
   sim.run_until(2 * kSecond);
   CHECK_FALSE(ns.connect(peer, 1).ok());
   ns.set_tw_reuse(1);
