@@ -1200,31 +1200,18 @@ class GoService final : public Instance {
 
   sim::Task<Response> errgroup_step(const Step& s, const StepPlan& p,
                                     std::shared_ptr<RequestState> state) {
-    errgroup::Group group(sim_);  // its goroutines are go_'s, started by go_member
+    errgroup::Group group(sim_);  // its goroutines are go_'s, started by the feeds below
     group.set_limit(p.limit);
     const std::vector<Step>& body = s.body;
+    // The awaiters named, not temporaries in the co_await: GCC 12 (errgroup.hpp).
     if (p.tasks_from_page) {
-      // One goroutine per follower of the page, each naming its own (its child state).
-      const std::shared_ptr<FollowerPage> page = state->page;
-      const std::shared_ptr<RequestState> root = state->root ? state->root : state;
-      for (std::size_t i = 0; i < page->items.size(); ++i) {
-        auto child = sim::make_pooled<RequestState>();
-        child->size_bytes = state->size_bytes;
-        child->page = page;
-        child->item = page->items[i];
-        child->rows = page->rows.empty() ? 0 : page->rows[i];
-        child->root = root;
-        StartMember start = start_member(body, std::move(child));  // named: GCC 12 (errgroup.hpp)
-        co_await group.go_member(std::move(start));
-      }
-      errgroup::Error err = co_await group.wait();
-      if (err) co_return Response{false, err.text()};
-      co_return Response{};
-    }
-    const std::int64_t tasks = p.tasks_from_request ? state->size_bytes : p.count;
-    for (std::int64_t i = 0; i < tasks; ++i) {
-      StartMember start = start_member(body, state);
-      co_await group.go_member(std::move(start));
+      auto each = group.go_each(PageMembers{this, go_.incarnation(), &body, state});
+      co_await each;
+    } else {
+      const std::int64_t tasks = p.tasks_from_request ? state->size_bytes : p.count;
+      auto each = group.go_each(SameMembers{this, go_.incarnation(), &body, state,
+                                            static_cast<std::size_t>(std::max<std::int64_t>(0, tasks))});
+      co_await each;
     }
     errgroup::Error err = co_await group.wait();
     if (err) co_return Response{false, err.text()};
@@ -1633,20 +1620,42 @@ class GoService final : public Instance {
     return *it->second;
   }
 
-  // `g.Go(func() error { steps })`: what starts the goroutine once the group has a slot.
-  struct StartMember {
+  // The `for ... { g.Go(func() error { steps }) }` loops of an errgroup step, as
+  // errgroup::Group::go_each feeds: goroutine i once the group has a slot for it, in the
+  // incarnation the loop began in.
+  struct MemberFeed {
     GoService* svc;
+    std::uint64_t incarnation;
     const std::vector<Step>* steps;
-    std::shared_ptr<RequestState> state;
-    void operator()(errgroup::Member member) {
-      svc->still_running();
-      svc->go_.go_process(svc->errgroup_goroutine(svc->go_.incarnation(), std::move(member),
-                                                  *steps, std::move(state)));
+    bool live() const { return svc->go_.alive() && svc->go_.incarnation() == incarnation; }
+    void go(errgroup::Member member, std::shared_ptr<RequestState> state) const {
+      svc->go_.go_process(
+          svc->errgroup_goroutine(incarnation, std::move(member), *steps, std::move(state)));
     }
   };
-  StartMember start_member(const std::vector<Step>& steps, std::shared_ptr<RequestState> state) {
-    return StartMember{this, &steps, std::move(state)};
-  }
+  // One goroutine per follower of the page, each with its own child state.
+  struct PageMembers : MemberFeed {
+    std::shared_ptr<RequestState> state;
+    std::size_t count() const { return state->page->items.size(); }
+    void start(std::size_t i, errgroup::Member member) const {
+      const FollowerPage& page = *state->page;
+      auto child = sim::make_pooled<RequestState>();
+      child->size_bytes = state->size_bytes;
+      child->page = state->page;
+      child->item = page.items[i];
+      child->rows = page.rows.empty() ? 0 : page.rows[i];
+      child->root = state->root ? state->root : state;
+      go(std::move(member), std::move(child));
+    }
+  };
+  // `n` goroutines sharing the request's state.
+  struct SameMembers : MemberFeed {
+    std::shared_ptr<RequestState> state;
+    std::size_t n;
+    std::size_t count() const { return n; }
+    void start(std::size_t, errgroup::Member member) const { go(std::move(member), state); }
+  };
+
   // An errgroup goroutine: the func's steps and x/sync's wrapper around them in the
   // goroutine's own frame, which is the process (a fan-out starts one per follower, millions
   // a run: one frame where go(), the group's wrapper and the func were three).

@@ -381,6 +381,107 @@ TEST_CASE("go_member: a goroutine that is its own process makes the same waves a
   }
 }
 
+namespace {
+// go_each's feed for the same members: goroutine i as StartMember starts it, while `live`.
+struct MemberFeed {
+  Probe* pr;
+  int n;
+  Duration d;
+  std::vector<std::string> fails;
+  std::vector<ProcessHandle>* started;
+  const bool* live_flag;
+  std::size_t count() const { return static_cast<std::size_t>(n); }
+  bool live() const { return *live_flag; }
+  void start(std::size_t i, errgroup::Member m) {
+    const std::string f = i < fails.size() ? fails[i] : std::string{};
+    StartMember{pr, static_cast<int>(i), d, f, started}(std::move(m));
+  }
+};
+Process fan_out_each(Group& g, MemberFeed feed, Error& out, Time& producer_done) {
+  auto each = g.go_each(std::move(feed));  // named: see errgroup.hpp
+  co_await each;
+  producer_done = feed.pr->sim->now();
+  out = co_await g.wait();
+}
+}  // namespace
+
+TEST_CASE("go_each: the waves of a go_member loop, without the caller's resume per goroutine") {
+  const std::vector<std::string> fails{"", "first", "", "", "second"};
+  MemberRun loop(3);
+  loop.fan_out_members(10, kSecond, fails);
+  loop.sim.run();
+
+  MemberRun each(3);
+  const bool live = true;
+  each.sim.spawn(fan_out_each(each.g, MemberFeed{&each.pr, 10, kSecond, fails, &each.started, &live},
+                              each.err, each.producer_done));
+  each.sim.run();
+  CHECK(each.pr.log == loop.pr.log);  // the same goroutines at the same instants
+  CHECK(each.producer_done == loop.producer_done);
+  CHECK(each.producer_done == 3 * kSecond);
+  CHECK(each.err.text() == "first");
+  CHECK(each.g.active() == 0);
+  CHECK(each.g.started() == 10);
+  CHECK(each.g.blocked_callers() == 0);
+  CHECK(each.pr.peak == 3);
+  // The loop's caller resumes once per wave after the first (its first grant wakes it; by
+  // then the wave's other members have freed their slots, and it starts them all): 3 here.
+  // go_each's caller resumes once, when the last is started. (A fan-out whose replies come
+  // back at different instants frees one slot per wake: one resume saved per goroutine.)
+  CHECK(loop.sim.events_executed() - each.sim.events_executed() == 3 - 1);
+}
+
+TEST_CASE("go_each: a caller killed while it waits starts nothing more; the group goes on") {
+  MemberRun r(2);
+  const bool live = true;
+  ProcessHandle caller = r.sim.spawn(fan_out_each(
+      r.g, MemberFeed{&r.pr, 6, kSecond, {}, &r.started, &live}, r.err, r.producer_done));
+  r.sim.run_until(kMillisecond);
+  REQUIRE(r.started.size() == 2);
+  CHECK(r.g.blocked_callers() == 1);
+  caller.kill();  // the awaiter withdraws from the semaphore channel
+  r.sim.run_until(2 * kMillisecond);
+  CHECK(r.g.blocked_callers() == 0);
+  r.sim.run();
+  CHECK(r.started.size() == 2);
+  CHECK(r.g.active() == 0);
+  CHECK(r.producer_done == -1);
+  // The tokens came back: a new caller gets both slots at once.
+  const bool still = true;
+  std::vector<ProcessHandle> more;
+  Error err;
+  Time done = -1;
+  r.sim.spawn(fan_out_each(r.g, MemberFeed{&r.pr, 2, kSecond, {}, &more, &still}, err, done));
+  r.sim.run();
+  CHECK(done == kSecond);  // both started at 1 s (the first two ended then), none waited
+  CHECK(more.size() == 2);
+}
+
+TEST_CASE("go_each: once the caller's process is gone, a granted slot starts nothing") {
+  // The go-service's feed is not live once its Go process crashed: a member unwinding then
+  // gives its token to the waiting caller, which must not start a goroutine in a dead process.
+  MemberRun r(1);
+  bool live = true;
+  ProcessHandle caller = r.sim.spawn(fan_out_each(
+      r.g, MemberFeed{&r.pr, 3, kSecond, {}, &r.started, &live}, r.err, r.producer_done));
+  r.sim.run_until(kMillisecond);
+  REQUIRE(r.started.size() == 1);
+  live = false;  // the member's end at 1 s grants the caller a token it must not use
+  r.sim.run();
+  CHECK(r.started.size() == 1);
+  CHECK(r.g.active() == 0);
+  CHECK(r.g.blocked_callers() == 0);
+  CHECK(r.producer_done == -1);  // the caller unwound at its go_each (sim::Cancelled)
+  CHECK(caller.done());
+  const bool still = true;
+  std::vector<ProcessHandle> more;
+  Error err;
+  Time done = -1;
+  r.sim.spawn(fan_out_each(r.g, MemberFeed{&r.pr, 1, kSecond, {}, &more, &still}, err, done));
+  r.sim.run();
+  CHECK(more.size() == 1);  // the token the caller was granted came back
+}
+
 TEST_CASE("a member goroutine killed mid-body still leaves the group: its slot goes on") {
   for (const bool kill : {false, true}) {
     MemberRun r(1);
