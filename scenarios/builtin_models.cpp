@@ -12,13 +12,11 @@
 
 namespace skysim::scenarios {
 
-void register_fanout(Registry& r);  // scenarios/kind_fanout.cpp
 ServiceKind go_service_kind();     // scenarios/kind_go_service.cpp
 
 void register_builtin_models(Registry& r) {
   r.add(queue_server_kind());
   r.add(dataplane_kind());
-  register_fanout(r);
   r.add(go_service_kind());
   r.add(scylla_kind());
   r.add(memcached_kind());

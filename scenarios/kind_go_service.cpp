@@ -26,6 +26,7 @@
 #include "components/uidalloc/allocator_config.hpp"
 #include "models/fdb/interning_workload.hpp"
 #include "models/fdb/kv_backend.hpp"
+#include "models/fanout/delivery_book.hpp"
 #include "models/fanout/hot_key_nodes.hpp"
 #include "models/fanout/instance_filter.hpp"
 #include "models/fanout/policies/policy.hpp"
@@ -208,20 +209,35 @@ class GoService final : public Instance {
     std::uint64_t reads = 0;           // read_set runs
     std::uint64_t read_partitions = 0;  // the partitions they named
     std::uint64_t read_rows = 0;        // and the rows those reads scan
-    void offer(const FollowGraphStore& g, social::UserId u) { ++offered[g.hyper(u) ? 1 : 0]; }
-    void deliver(const FollowGraphStore& g, social::UserId u) { ++delivered[g.hyper(u) ? 1 : 0]; }
+    // Per user, for fanout.delivered-le-offered: made at the first page offered.
+    std::unique_ptr<fanout::DeliveryBook> book;
+    void offer(const FollowGraphStore& g, social::UserId u) {
+      ++offered[g.hyper(u) ? 1 : 0];
+      if (!book) book = std::make_unique<fanout::DeliveryBook>(g.graph->users());
+      book->offer(u);
+    }
+    void deliver(const FollowGraphStore& g, social::UserId u) {
+      ++delivered[g.hyper(u) ? 1 : 0];
+      book->deliver(u);
+    }
     // What an answered write to `state`'s item adds, read before the write is sent: the reply
     // comes back thousands of events later, when the request's state is out of the cache.
     struct Answer {
       signed char delivered_class = -1;  // -1: not a follower's timeline
       bool list_write = false;
+      social::UserId follower = 0;
     };
     Answer answer_for(const FollowerPage& page, social::UserId item) const {
-      if (!page.partitions) return Answer{static_cast<signed char>(page.store->hyper(item)), false};
-      return Answer{-1, page.list_write};
+      if (!page.partitions) {
+        return Answer{static_cast<signed char>(page.store->hyper(item)), false, item};
+      }
+      return Answer{-1, page.list_write, 0};
     }
     void answered(Answer a) {
-      if (a.delivered_class >= 0) ++delivered[a.delivered_class];
+      if (a.delivered_class >= 0) {
+        ++delivered[a.delivered_class];
+        book->deliver(a.follower);
+      }
       if (a.list_write) ++list_writes;
     }
   };
@@ -811,6 +827,11 @@ class GoService final : public Instance {
                                      }
                                      return "";
                                    }}};
+    // No follower gets more timeline writes than its pages addressed to it (the fanout kind's,
+    // models/fanout/delivery_book.hpp); O(1) a check.
+    out.push_back({"fanout.delivered-le-offered", [this]() -> std::string {
+                     return deliveries_.book ? deliveries_.book->error() : "";
+                   }});
     out.push_back({"go-service.sockets",
              [this]() -> std::string {
                std::uint64_t open = 0;

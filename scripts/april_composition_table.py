@@ -9,7 +9,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fanout_policy_table import fmt, read_compare  # noqa: E402
+from compare_csv import fmt, read_compare  # noqa: E402
 
 R = "{dc=east,host=east/dataplane/0}"  # the dataplane kind's host labels
 C = "{host=east/dataplane/0}"          # the go-service's

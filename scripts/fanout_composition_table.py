@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""The fanout kind beside its composition (docs/fanout.md, "As a composition"): per policy/load
-variant, a row per figure with the kind's and the composition's mean [95 % CI] over the seeds
-and whether the two intervals overlap. Figures the composition spreads over several services
-(the service's deliveries and the fleet's) are summed per run first, so their intervals are
-those of the sums. Usage: fanout_composition_table.py KIND/runs.jsonl COMPOSED/runs.jsonl
-["caption"] [--whole-system]
-(--whole-system: scenarios/shared-cluster.yaml against scenarios/shared-cluster-composed.yaml)"""
+"""The fan-out's figures per variant (docs/fanout.md, docs/whole-system.md): a row per figure,
+mean [95 % CI] over the seeds of a `skysim compare` of the composition (scripts/compare-fanout.sh).
+Given earlier run records first, a column of theirs beside it and whether the two intervals
+overlap: the fanout kind's records (docs/fanout/composition/kind-runs*.jsonl,
+docs/whole-system/kind-runs-8-seeds.jsonl), kept since that kind was removed after 7a68e53, are
+read with its own metric names. Figures the composition spreads over several services (the
+service's deliveries and the fleet's) are summed per run first, so their intervals are those of
+the sums. Usage: fanout_composition_table.py [KIND/runs.jsonl] COMPOSED/runs.jsonl ["caption"]
+[--whole-system] (--whole-system: scenarios/shared-cluster.yaml's figures)"""
 import json
 import math
 import statistics
@@ -149,9 +151,9 @@ for _cls in ("grower", "heavy", "ordinary"):
                         total(f"{_metric}{{class={_cls},{SVC}}}", f"{_metric}{{class={_cls},{FLEET}}}"),
                         1, 0))
 
-# The whole system (scenarios/shared-cluster.yaml, the fanout kind on a shared cluster, against
-# scenarios/shared-cluster-composed.yaml, every part composed): the data plane's figures and the
-# fan-out's, with --whole-system.
+# The whole system (scenarios/shared-cluster.yaml; its records of the fanout kind on the shared
+# cluster read with the kind's names): the data plane's figures and the fan-out's, with
+# --whole-system.
 API = "{client=appview,endpoint=get_post}"
 WFAN = "{host=east/fanout/0}"      # the kind's host there, and the composition's go-service
 WDB = "{host=east/timeline/0}"     # the shared cluster
@@ -205,7 +207,11 @@ def read_runs(path):
     """{variant label: [metrics of each ok run]} in the sweep's variant order."""
     with open(path) as f:
         header = json.loads(f.readline())
-        names = [v["name"] for v in header["sweep"]["variants"]]
+        sweep = header["sweep"]
+        if "variants" in sweep:
+            names = [v["name"] for v in sweep["variants"]]
+        else:  # --vary: one variant per value of its one path
+            names = [str(v) for v in sweep["vary"][0]["values"]]
         runs = {name: [] for name in names}
         for line in f:
             r = json.loads(line)
@@ -229,21 +235,31 @@ def cell(runs, value, div, digits):
 def main():
     figures = WHOLE_SYSTEM if "--whole-system" in sys.argv[1:] else FIGURES
     args = [a for a in sys.argv[1:] if a.endswith(".jsonl")]
-    if len(args) != 2:
+    if len(args) not in (1, 2):
         sys.exit(__doc__)
     caption = " ".join(a for a in sys.argv[1:]
                        if not a.endswith(".jsonl") and a != "--whole-system")
-    order, kind = read_runs(args[0])
-    _, comp = read_runs(args[1])
+    order, comp = read_runs(args[-1])
+    kind = read_runs(args[0])[1] if len(args) == 2 else None
     if caption:
         print(caption + "\n")
     for label in order:
-        print(f"**{label}** (kind n = {len(kind[label])}, composition n = {len(comp.get(label, []))})\n")
-        print("| figure | fanout kind | composition | CIs overlap |")
-        print("|---|---|---|---|")
+        if kind is None:
+            print(f"**{label}** (n = {len(comp[label])})\n")
+            print("| figure | mean [95 % CI] |")
+            print("|---|---|")
+        else:
+            print(f"**{label}** (kind n = {len(kind.get(label, []))}, "
+                  f"composition n = {len(comp[label])})\n")
+            print("| figure | fanout kind | composition | CIs overlap |")
+            print("|---|---|---|---|")
         for name, kv, cv, div, digits in figures:
-            k, ki = cell(kind[label], kv, div, digits)
-            c, ci = cell(comp.get(label, []), cv, div, digits)
+            c, ci = cell(comp[label], cv, div, digits)
+            if kind is None:
+                if ci is not None:
+                    print(f"| {name} | {c} |")
+                continue
+            k, ki = cell(kind.get(label, []), kv, div, digits)
             overlap = "—" if ki is None or ci is None else (
                 "yes" if ki[0] <= ci[1] and ci[0] <= ki[1] else "**no**")
             print(f"| {name} | {k} | {c} | {overlap} |")

@@ -14,8 +14,8 @@ namespace {
 using skysim::testing::Output;
 using skysim::testing::run_skysim;
 
-// The fan-out as parts (the fanout kind is to be removed, issue 26).
-const std::string kBase = std::string(SKYSIM_SOURCE_DIR) + "/scenarios/fuzz/fanout-composed.yaml";
+// The fan-out as parts.
+const std::string kBase = std::string(SKYSIM_SOURCE_DIR) + "/scenarios/fuzz/fanout.yaml";
 
 std::string after(const std::string& text, const std::string& marker) {
   auto at = text.find(marker);

@@ -17,7 +17,6 @@ bugs=(
   "socket table|models/net/socket_table.cpp (a dead process's closed sockets leave one ESTABLISHED count)|scenarios/fuzz/dataplane.yaml|sockets_consistent"
   "Go runtime|models/goruntime/go_process.cpp (a forced STW >= 100 ms leaks an M)|scenarios/fuzz/dataplane.yaml|go.runtime"
   "Scylla|models/scylla/cluster.cpp (a returning node's shards restart their work books)|scenarios/fuzz/fanout.yaml|scylla.consistent"
-  "Scylla, composed|models/scylla/cluster.cpp (the same bug, through a scylla service)|scenarios/fuzz/fanout-composed.yaml|scylla.consistent"
   "FDB|models/fdb/database.cpp (resolver skips batch members while commit_unknown is injected)|scenarios/fuzz/interning.yaml|fdb.serializable"
 )
 status=0

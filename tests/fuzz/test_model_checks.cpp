@@ -37,9 +37,8 @@ TEST_CASE("the fuzz bases declare the model checks and hold them at every tick")
   CHECK(dataplane.count("requests.answered"));
   auto fanout = held_invariants("scenarios/fuzz/fanout.yaml");
   CHECK(fanout.count("scylla.consistent"));
-  auto fanout_composed = held_invariants("scenarios/fuzz/fanout-composed.yaml");
-  CHECK(fanout_composed.count("scylla.consistent"));
-  CHECK(fanout_composed.count("go-service.sockets"));
+  CHECK(fanout.count("go-service.sockets"));
+  CHECK(fanout.count("fanout.delivered-le-offered"));
   auto interning = held_invariants("scenarios/fuzz/interning.yaml");
   CHECK(interning.count("uid-interning.acks-unique"));
   CHECK(interning.count("uid-interning.unique-and-durable"));

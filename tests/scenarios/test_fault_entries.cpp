@@ -86,7 +86,7 @@ TEST_CASE("bad fault entries get one located error each") {
       {"a kind without that hook",
        "  - {type: scylla-down, at: +5s, duration: 1s, target: east/web, strength: 1}\n",
        "faults.0.target: 'east/web' is a queue-server service, which has no scylla-down fault "
-       "(expected a host or service of kind fanout, scylla)"},
+       "(expected a host or service of kind scylla)"},
       {"negative strength",
        "  - {type: delay-spike, at: +5s, duration: 1s, target: east/web, strength: -20ms}\n",
        "t.yaml:19:76: faults.0.strength: strength must not be negative"},
@@ -343,10 +343,10 @@ TEST_CASE("fd-limit: dials beyond the process's open-file limit fail with EMFILE
 }
 
 TEST_CASE("scylla-slow on the fan-out: node 0's shards queue, so writes and reads answer later") {
-  // The fanout kind's cluster, and a scylla service under the fan-out as parts.
-  for (const char* name : {"fanout", "fanout-composed"}) {
-    INFO(name);
-    const std::string base = fuzz_base(name);
+  // A scylla service under the fan-out as parts (the fanout kind's own cluster, until 7a68e53,
+  // went from 0.63 to 5.66 ms; this one from 0.62 to 7.88 ms).
+  {
+    const std::string base = fuzz_base("fanout");
     Ran plain = run_text(base);
     Ran slow = run_text(base + "faults:\n  - {type: scylla-slow, at: +1s, duration: 8s, target: "
                                "east/timelines/0, strength: 20}\n");
