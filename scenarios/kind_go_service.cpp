@@ -111,10 +111,12 @@ std::vector<sim::ParamSpec> go_service_params() {
 
 // The models' configurations from a host's parameters; each validate() throws
 // std::invalid_argument naming the field, which check_config reports at validation.
-goruntime::GoConfig go_config(const HostContext& ctx) {
+// On a machine the cores are its shared pool: what pinned processes (a Scylla node's shards)
+// leave, as runtime.NumCPU reads the process's CPU affinity.
+goruntime::GoConfig go_config(const HostContext& ctx, const Machine* machine = nullptr) {
   goruntime::GoConfig g;
   g.name = ctx.path();
-  g.cores = static_cast<int>(ctx.params.count("cores"));
+  g.cores = machine ? machine->shared_cores() : static_cast<int>(ctx.params.count("cores"));
   g.gomaxprocs = static_cast<int>(ctx.params.count("gomaxprocs"));
   apply_go_runtime_params(ctx.params, g);
   g.gomemlimit_bytes = ctx.params.size_bytes("gomemlimit");
@@ -260,7 +262,7 @@ class GoService final : public Instance {
         // Its own copy: a deploy (a timeline change of a step or client) edits this host's build.
         program_(ctx.program ? std::make_shared<Program>(*ctx.program) : nullptr),
         machine_(ctx.machine.empty() ? nullptr : &w.machine(ctx.machine)),
-        go_(w.sim(), go_config(ctx), machine_ ? &machine_->cpu() : nullptr),
+        go_(w.sim(), go_config(ctx, machine_), machine_ ? &machine_->cpu() : nullptr),
         // A host of its own has the kernel a machine would: its own parameters of the same names.
         own_ns_(machine_ ? nullptr
                          : std::make_unique<net::NetNamespace>(
@@ -287,6 +289,7 @@ class GoService final : public Instance {
     m.gauge_fn("go.stw_peak_ns", host, [this] { return double(go_.peak_stw()); });
     m.counter_fn("go.crashes", host, [this] { return double(go_.crashes()); });
     m.counter_fn("go.oom_kills", host, [this] { return double(go_.oom_kills()); });
+    m.counter_fn("go.evictions", host, [this] { return double(go_.evictions()); });
     m.counter_fn("log.lines", host, [this] { return double(logger_.lines_written()); });
     m.counter_fn("log.blocked_writes", host, [this] { return double(sink_.blocked_writes()); });
     m.gauge_fn("log.pipe_bytes", host,
@@ -1768,6 +1771,21 @@ std::vector<sim::ParamSpec> machine_params() {
                       "together above it is the kernel's OOM killer, which kills the process "
                       "with the most RSS, not necessarily the one allocating; 0 = not modelled",
                       0, 1e15));
+  out.push_back(param("eviction_memory_available", ParamType::Size, "bytes", "100MiB",
+                      "the kubelet's hard eviction threshold: memory.available (memory minus the "
+                      "processes' RSS) under it evicts the process with the most RSS (its default "
+                      "memory.available<100Mi on Linux, kubernetes.io Node-pressure Eviction); "
+                      "0 = no eviction",
+                      0, 1e15));
+  out.push_back(param("eviction_period", ParamType::Duration, "", "10s",
+                      "how often the kubelet's eviction manager looks (evictionMonitoringPeriod, "
+                      "a constant of pkg/kubelet/kubelet.go)",
+                      1e6, 8.64e13));
+  out.push_back(param("eviction_replacement", ParamType::Duration, "", "10s",
+                      "from an eviction to its replacement pod running on this machine: the "
+                      "Deployment's new pod created, scheduled and started (assumption: the image "
+                      "cached, the node taken again; no CrashLoopBackOff)",
+                      0, 8.64e13));
   return out;
 }
 

@@ -75,7 +75,9 @@ class MemcachedService final : public Instance {
                               kMemcachedPort},
                 server_config(ctx), ctx.path()) {
     if (!ctx.machine.empty()) {
-      w.machine(ctx.machine).place(server_, [this] { oom_killed(); });
+      w.machine(ctx.machine).place(server_, [this](Machine::Kill k, sim::Duration replaced_after) {
+        killed(k, replaced_after);
+      });
     }
     if (ctx.params.flag("memcached_down")) server_.set_down(true);
     server_.set_extra_service_time(ctx.params.duration("memcached_slowdown"));
@@ -92,6 +94,7 @@ class MemcachedService final : public Instance {
     m.gauge_fn("memcached.items", host, [this] { return double(server_.items()); });
     m.gauge_fn("memcached.bytes", host, [this] { return double(server_.rss_bytes()); });
     m.counter_fn("memcached.oom_kills", host, [this] { return double(oom_kills_); });
+    m.counter_fn("memcached.pod_evictions", host, [this] { return double(evictions_); });
   }
 
   memcached::Server& server() { return server_; }
@@ -124,17 +127,20 @@ class MemcachedService final : public Instance {
 
  private:
   // The machine's OOM killer took this process (SIGKILL): its items are gone, and the kubelet
-  // starts the container again after restart_delay.
-  void oom_killed() {
-    ++oom_kills_;
+  // starts the container again after restart_delay. Or the kubelet evicted its pod: the items
+  // are gone too, and the replacement pod runs `replaced_after` later.
+  void killed(Machine::Kill k, sim::Duration replaced_after) {
+    const bool evicted = k == Machine::Kill::kEviction;
+    ++(evicted ? evictions_ : oom_kills_);
     milestones_.push_back(
-        {sim_.now(), "Out of memory: Killed process (memcached), " +
+        {sim_.now(), (evicted ? "Evicted: The node was low on resource: memory (memcached), "
+                              : "Out of memory: Killed process (memcached), ") +
                          std::to_string(server_.rss_bytes() >> 20) + " MiB of items"});
     crash();
-    const std::uint64_t kill = oom_kills_;
-    sim_.call_at(sim_.now() + restart_delay_, sim_.intern_kind("memcached.restart"),
-                 [this, kill] {
-                   if (kill == oom_kills_ && !up()) restart();
+    const std::uint64_t kill = ++kills_;
+    sim_.call_at(sim_.now() + (evicted ? replaced_after : restart_delay_),
+                 sim_.intern_kind("memcached.restart"), [this, kill] {
+                   if (kill == kills_ && !up()) restart();
                  });
   }
 
@@ -142,6 +148,8 @@ class MemcachedService final : public Instance {
   sim::Duration restart_delay_;
   memcached::Server server_;
   std::uint64_t oom_kills_ = 0;
+  std::uint64_t evictions_ = 0;
+  std::uint64_t kills_ = 0;  // either: a restart is for the last one only
   std::vector<Milestone> milestones_;
 };
 

@@ -22,6 +22,7 @@
 #include "models/fanout/hot_key_nodes.hpp"
 #include "models/scylla/cluster.hpp"
 #include "models/scylla/hot_shard_windows.hpp"
+#include "scenarios/machine.hpp"
 #include "scenarios/model_registry.hpp"
 #include "scenarios/param_builder.hpp"
 #include "scenarios/scylla_config.hpp"
@@ -96,6 +97,16 @@ std::vector<sim::ParamSpec> scylla_params() {
             "hot_keys: one coalesced write per hot key per node this often (assumption, as the "
             "fanout kind's)",
             1e3, 1e12),
+      param("node_memory", ParamType::Size, "bytes", "0",
+            "on machines: each node's memory (Seastar's --memory, allocated at start; "
+            "scylla-operator sets it to the container's limit), counted in its machine's, so "
+            "the kernel's OOM killer or the kubelet's eviction may take the node; 0 = not counted",
+            0, 1e15),
+      param("restart_delay", ParamType::Duration, "", "10s",
+            "on machines: from the OOM killer taking a node to the node serving again (the "
+            "kubelet's first back-off; Scylla's own start-up, commitlog replay and gossip are "
+            "not modelled: an assumption that shortens it)",
+            0, 8.64e13),
       settable(param("down_nodes", ParamType::Int, "nodes", "0",
                      "fault hook (scylla-down): the first n nodes are down", 0, 1e4)),
       settable(param("scylla_slow_node", ParamType::Double, "x", "1",
@@ -138,6 +149,7 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
           sim_, cluster_, cluster_.partitions(), hot_keys_config(v),
           "scylla/" + ctx.path() + "/coordinator");
     }
+    if (!ctx.machine.empty()) place_on_machines(w, ctx);
     if (v.integer("down_nodes") > 0) set("down_nodes", v.get("down_nodes"));
     if (v.real("scylla_slow_node") != 1.0) set("scylla_slow_node", v.get("scylla_slow_node"));
     auto& m = w.metrics();
@@ -153,6 +165,10 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
     m.counter_fn("scylla.unavailable", host, [this] { return double(cluster_.unavailable()); });
     m.counter_fn("scylla.degraded", host, [this] { return double(cluster_.degraded()); });
     m.gauge_fn("scylla.down_nodes", host, [this] { return double(cluster_.down_nodes()); });
+    if (!machines_.empty()) {
+      m.counter_fn("scylla.node_oom_kills", host, [this] { return double(oom_kills_); });
+      m.counter_fn("scylla.node_evictions", host, [this] { return double(evictions_); });
+    }
     m.gauge_fn("scylla.max_shard_ops", host,
                [this] { return double(cluster_.max_statement_ops()); });
     if (hot_keys_) add_hot_key_metrics(m, host);
@@ -230,8 +246,62 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
   }
 
   scylla::ScyllaCluster& cluster() { return cluster_; }
+  std::vector<Milestone> milestones() const override { return milestones_; }
 
  private:
+  // Node j runs on machine j of the service's `machine:` (whose index its path ends with): its
+  // shards pinned to shards_per_node of that machine's cores, its node_memory counted in the
+  // machine's. A node the OOM killer or the kubelet takes is down (set_node_killed) until it
+  // serves again: after restart_delay, or its replacement pod's delay.
+  void place_on_machines(World& w, const HostContext& ctx) {
+    const std::string base = ctx.machine.substr(0, ctx.machine.rfind('/') + 1);
+    const std::uint32_t nodes = cluster_.config().nodes;
+    const std::int64_t memory = ctx.params.size_bytes("node_memory");
+    restart_delay_ = ctx.params.duration("restart_delay");
+    node_kills_.assign(nodes, 0);
+    for (std::uint32_t j = 0; j < nodes; ++j) {
+      const std::string at = base + std::to_string(j);
+      Machine* machine = nullptr;
+      try {
+        machine = &w.machine(at);
+      } catch (const std::logic_error&) {
+        throw std::invalid_argument(path() + ": node " + std::to_string(j) + " has no machine " +
+                                    at + " (node j runs on machine j: the machine's count must be "
+                                    "at least nodes, " + std::to_string(nodes) + ")");
+      }
+      machine->place_pinned(
+          "scylla node " + std::to_string(j) + " of " + path(),
+          static_cast<int>(cluster_.config().shards_per_node), memory,
+          [this, j] { return !cluster_.node_killed(j); },
+          [this, j](Machine::Kill k, sim::Duration replaced_after) {
+            node_killed(j, k, replaced_after);
+          });
+      machines_.push_back(machine);
+    }
+  }
+  void node_killed(std::uint32_t j, Machine::Kill k, sim::Duration replaced_after) {
+    const bool evicted = k == Machine::Kill::kEviction;
+    ++(evicted ? evictions_ : oom_kills_);
+    milestones_.push_back(
+        {sim_.now(), (evicted ? "Evicted: The node was low on resource: memory (scylla node "
+                              : "Out of memory: Killed process (scylla node ") +
+                         std::to_string(j) + ")"});
+    cluster_.set_node_killed(j, true);
+    const std::uint64_t kill = ++node_kills_[j];
+    sim_.call_at(sim_.now() + (evicted ? replaced_after : restart_delay_),
+                 sim_.intern_kind("scylla.node_restart"), [this, j, kill] {
+                   if (kill != node_kills_[j]) return;
+                   cluster_.set_node_killed(j, false);
+                   machines_[j]->memory_changed();  // its memory is allocated again
+                 });
+  }
+
+  std::vector<Machine*> machines_;  // node j's machine, when on machines
+  std::vector<std::uint64_t> node_kills_;
+  sim::Duration restart_delay_ = 0;
+  std::uint64_t oom_kills_ = 0;
+  std::uint64_t evictions_ = 0;
+  std::vector<Milestone> milestones_;
   // A request in flight: how it answers, and whether it reads.
   struct Pending {
     std::function<void(const Response&)> done;
@@ -336,6 +406,7 @@ ServiceKind scylla_kind() {
       .build = [](World& w, const HostContext& c) -> std::unique_ptr<Instance> {
         return std::make_unique<ScyllaService>(w, c);
       },
+      .runs_on_machines = true,
       .check_config =
           [](const HostContext& c) {
             if (c.host_count != 1) {

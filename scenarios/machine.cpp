@@ -24,12 +24,17 @@ net::NetSysctl machine_net_sysctl(const sim::ParamValues& p) {
 
 Machine::Machine(sim::Simulation& sim, sim::MetricsRegistry& metrics, std::string path,
                  const sim::ParamValues& params)
-    : path_(std::move(path)),
+    : sim_(sim),
+      path_(std::move(path)),
       ns_(sim, machine_net_sysctl(params), path_ + "/netns"),
       cpu_(sim, static_cast<int>(params.count("cores")),
            goruntime::parse_core_sharing(params.choice("core_sharing")),
            params.duration("time_slice")),
-      memory_(params.size_bytes("memory")) {
+      memory_(params.size_bytes("memory")),
+      eviction_threshold_(params.size_bytes("eviction_memory_available")),
+      eviction_period_(params.duration("eviction_period")),
+      eviction_replacement_(params.duration("eviction_replacement")),
+      eviction_kind_(sim.intern_kind("machine.eviction")) {
   cpu_.set_actor(sim.new_actor_id());
   const sim::Labels at = {{"machine", path_}};
   metrics.gauge_fn("machine.time_wait", at, [this] { return double(ns_.time_wait_count()); });
@@ -41,10 +46,15 @@ Machine::Machine(sim::Simulation& sim, sim::MetricsRegistry& metrics, std::strin
     return double(sum);
   });
   metrics.counter_fn("machine.oom_kills", at, [this] { return double(oom_kills_); });
+  metrics.counter_fn("machine.evictions", at, [this] { return double(evictions_); });
+  if (memory_ > 0 && eviction_threshold_ > 0) {
+    sim_.call_at(eviction_period_, eviction_kind_, [this] { eviction_sync(); });
+  }
 }
 
 net::OwnerId Machine::place(goruntime::GoProcess& process) {
-  placed_.push_back({.go = &process, .cache = nullptr, .kill_cache = {}});
+  placed_.push_back(
+      {.go = &process, .cache = nullptr, .kill_cache = {}, .pinned_alive = {}, .pinned_memory = 0});
   const std::uint32_t n = ++go_processes_;
   if (n >= std::uint32_t{0xFFFFFFFF} / kOwnerStride) {
     throw std::length_error("machine " + path_ + ": too many processes");
@@ -53,10 +63,36 @@ net::OwnerId Machine::place(goruntime::GoProcess& process) {
   return n * kOwnerStride;
 }
 
-void Machine::place(memcached::Server& server, std::function<void()> oom_kill) {
+void Machine::place(memcached::Server& server, KillFn kill) {
   server.run_on(cpu_);
-  placed_.push_back({.go = nullptr, .cache = &server, .kill_cache = std::move(oom_kill)});
+  placed_.push_back({.go = nullptr,
+                     .cache = &server,
+                     .kill_cache = std::move(kill),
+                     .pinned_alive = {},
+                     .pinned_memory = 0});
   if (memory_ > 0) server.set_memory_watch([this] { check_memory(); });
+}
+
+void Machine::place_pinned(std::string what, int cores, std::int64_t memory,
+                           std::function<bool()> alive, KillFn kill) {
+  for (const Placed& p : placed_) {
+    if (!p.pinned_alive) {
+      throw std::invalid_argument("machine " + path_ + ": " + what +
+                                  " pins cores after other processes were placed here (declare "
+                                  "it above the services that share the machine)");
+    }
+  }
+  try {
+    cpu_.reserve(cores);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("machine " + path_ + ": " + what + ": " + e.what());
+  }
+  placed_.push_back({.go = nullptr,
+                     .cache = nullptr,
+                     .kill_cache = std::move(kill),
+                     .pinned_alive = std::move(alive),
+                     .pinned_memory = memory});
+  check_memory();
 }
 
 void Machine::set(std::string_view name, const sim::ParamValue& value) {
@@ -68,30 +104,56 @@ void Machine::set(std::string_view name, const sim::ParamValue& value) {
                          " cannot change during a run");
 }
 
-void Machine::check_memory() {
-  if (killing_) return;
+std::int64_t Machine::rss_sum(Placed*& largest) {
   std::int64_t sum = 0;
   std::int64_t most = -1;
-  Placed* victim = nullptr;
+  largest = nullptr;
   for (Placed& p : placed_) {
     if (!p.alive()) continue;
     const std::int64_t rss = p.rss();
     sum += rss;
-    // The most memory dies; between equals, the first placed (the kernel's task-list order).
     if (rss > most) {
       most = rss;
-      victim = &p;
+      largest = &p;
     }
   }
-  if (sum <= memory_ || victim == nullptr) return;
+  return sum;
+}
+
+void Machine::check_memory() {
+  if (killing_) return;
+  Placed* victim = nullptr;
+  // The most memory dies (oom_badness), whichever process allocated last.
+  if (rss_sum(victim) <= memory_ || victim == nullptr) return;
   ++oom_kills_;
   killing_ = true;
   if (victim->go) {
     victim->go->kill(goruntime::CrashReason::kNodeOomKill);
   } else {
-    victim->kill_cache();
+    victim->kill_cache(Kill::kOom, 0);
   }
   killing_ = false;
+}
+
+void Machine::eviction_sync() {
+  // synchronize(): one pod at most per look; after an eviction, the next look comes once the
+  // pod is cleaned up (waitForPodsCleanup's 1 s poll; the process's memory is freed at once).
+  constexpr sim::Duration kCleanupPoll = sim::kSecond;
+  sim::Duration next = eviction_period_;
+  Placed* victim = nullptr;
+  const std::int64_t available = memory_ - rss_sum(victim);
+  if (available < eviction_threshold_ && victim != nullptr) {
+    ++evictions_;
+    killing_ = true;
+    if (victim->go) {
+      victim->go->evict(eviction_replacement_);
+    } else {
+      victim->kill_cache(Kill::kEviction, eviction_replacement_);
+    }
+    killing_ = false;
+    next = kCleanupPoll;
+  }
+  sim_.call_at(sim_.now() + next, eviction_kind_, [this] { eviction_sync(); });
 }
 
 }  // namespace skysim::scenarios

@@ -17,9 +17,20 @@
 // share the cores (memcached::Server::run_on), and its items' memory counts in the machine's,
 // so the OOM killer may pick it (its service restarts it after its restart_delay).
 //
-// Not modelled: the kubelet's eviction (memory.available below its threshold, acted on every
-// housekeeping interval, pods over their requests first), swap, and placement (a service's
-// host i runs on the machine's i).
+// Before the kernel runs out, the kubelet's eviction manager may act (node-pressure eviction,
+// kubernetes.io "Node-pressure Eviction"; pkg/kubelet/eviction): every `eviction_period` (its
+// evictionMonitoringPeriod, 10 s) it compares memory.available = memory − the processes' RSS
+// with its hard threshold (`eviction_memory_available`, 100Mi by default on Linux) and, under
+// it, evicts one pod — the one using the most memory, as it ranks pods with no requests and one
+// priority — at once (hard threshold: no grace period), then looks again when the pod is
+// cleaned up (its 1 s poll) instead of a period later. The evicted pod's replacement (its
+// Deployment's new pod, no CrashLoopBackOff) runs here `eviction_replacement` later. Memory that
+// grows by more than the threshold within one period reaches the OOM killer first.
+//
+// Not modelled: pods' requests and priorities (every process is ranked by its usage alone),
+// cAdvisor's stats lagging the kernel's (up to one housekeeping, ~10 s), the scheduler keeping
+// BestEffort pods off a node under MemoryPressure, swap, and placement (a service's host i runs
+// on the machine's i).
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -58,26 +69,51 @@ class Machine {
   // owner id (each process's descriptors are its own, owner = base + incarnation, so one's
   // death closes only its sockets).
   net::OwnerId place(goruntime::GoProcess& process);
+  // How a placed process other than a Go process is killed: by the kernel's OOM killer (its
+  // container restarts in its pod), or evicted (its replacement pod runs `replaced_after` later).
+  enum class Kill { kOom, kEviction };
+  using KillFn = std::function<void(Kill, sim::Duration replaced_after)>;
   // Places a memcached server here: its worker threads take turns on the machine's cores, and
-  // its items' memory joins the machine's; `oom_kill` is what the kernel's OOM killer does to it.
-  void place(memcached::Server& server, std::function<void()> oom_kill);
+  // its items' memory joins the machine's; `kill` is what the OOM killer or the kubelet does.
+  void place(memcached::Server& server, KillFn kill);
+  // Places a process pinned to `cores` of the machine's cores (a Scylla node's shards:
+  // Seastar's --cpuset, the kubelet's static CPU manager's exclusive cores), taken out of the
+  // pool every other process shares, and holding `memory` bytes while `alive()` (Seastar
+  // allocates its --memory at start). Before any other process is placed here (throws
+  // otherwise: the others' GOMAXPROCS is the shared pool they start on). Call
+  // memory_changed() when it comes back.
+  void place_pinned(std::string what, int cores, std::int64_t memory, std::function<bool()> alive,
+                    KillFn kill);
+  // A placed process's memory changed outside its own watch (a pinned one restarted).
+  void memory_changed() { check_memory(); }
+  // The cores every unpinned process shares.
+  int shared_cores() const { return cpu_.cores(); }
   // A timeline `set` of one of its settable parameters (tcp_tw_reuse: `sysctl -w` on the
   // node); the loader lets no other through.
   void set(std::string_view name, const sim::ParamValue& value);
 
  private:
+  sim::Simulation& sim_;
   std::string path_;
   net::NetNamespace ns_;
   goruntime::HostCpu cpu_;
   std::int64_t memory_;  // bytes; 0 = not modelled
+  std::int64_t eviction_threshold_;  // memory.available below it is pressure; 0 = no eviction
+  sim::Duration eviction_period_;
+  sim::Duration eviction_replacement_;
+  sim::Kind eviction_kind_;
+  std::uint64_t evictions_ = 0;
   // A process placed here: a Go process or a memcached server.
   struct Placed {
     goruntime::GoProcess* go = nullptr;
     memcached::Server* cache = nullptr;
-    std::function<void()> kill_cache;
-    bool alive() const { return go ? go->alive() : !cache->down(); }
+    KillFn kill_cache;  // a memcached's, or a pinned process's
+    std::function<bool()> pinned_alive;  // a pinned process: its fixed memory while alive
+    std::int64_t pinned_memory = 0;
+    bool alive() const { return go ? go->alive() : cache ? !cache->down() : pinned_alive(); }
     std::int64_t rss() const {
-      return go ? go->rss_bytes() : static_cast<std::int64_t>(cache->rss_bytes());
+      if (go) return go->rss_bytes();
+      return cache ? static_cast<std::int64_t>(cache->rss_bytes()) : pinned_memory;
     }
   };
   std::vector<Placed> placed_;  // in placement order (the OOM killer's tie-break)
@@ -86,6 +122,11 @@ class Machine {
   bool killing_ = false;  // inside the OOM killer (a victim's death changes memory too)
   // The processes' RSS together against the machine's memory; past it, the OOM kill.
   void check_memory();
+  // The live processes' RSS together, and the one with the most (the first placed between
+  // equals: the kernel's task-list order, and the kubelet's stable sort), or null.
+  std::int64_t rss_sum(Placed*& largest);
+  // The kubelet's eviction manager's look at memory.available, and the next one.
+  void eviction_sync();
 };
 
 }  // namespace skysim::scenarios

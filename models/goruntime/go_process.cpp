@@ -21,6 +21,8 @@ std::string_view crash_message(CrashReason r) {
       return "replaced by a deploy (SIGTERM)";
     case CrashReason::kNodeOomKill:
       return "Out of memory: Killed process (the node's memory; the kernel's OOM killer, SIGKILL)";
+    case CrashReason::kEvicted:
+      return "Evicted: The node was low on resource: memory (the kubelet, SIGKILL)";
   }
   return "unknown";
 }
@@ -689,6 +691,12 @@ void GoProcess::check_memory() {
 
 void GoProcess::kill(CrashReason reason) { crash(reason); }
 
+void GoProcess::evict(sim::Duration replaced_after) {
+  if (replaced_after < 0) throw std::invalid_argument("goruntime: negative replacement delay");
+  replacement_delay_ = replaced_after;
+  crash(CrashReason::kEvicted);
+}
+
 void GoProcess::set_container_memory_limit(std::int64_t bytes) {
   if (bytes < 0) {
     throw std::invalid_argument("goruntime: container memory limit must be >= 0");
@@ -732,6 +740,9 @@ void GoProcess::crash(CrashReason reason) {
   } else if (reason == CrashReason::kNodeOomKill) {
     ++oom_kills_;  // Kubernetes reports OOMKilled for either
     msg += " rss=" + std::to_string(rss_bytes());
+  } else if (reason == CrashReason::kEvicted) {
+    ++evictions_;
+    msg += " rss=" + std::to_string(rss_bytes());
   }
   msg += " threads=" + std::to_string(threads()) + " goroutines=" + std::to_string(goroutines_);
   if (reason != CrashReason::kDeploy) {
@@ -772,6 +783,9 @@ void GoProcess::crash(CrashReason reason) {
   sim::Duration delay = 0;  // a deploy replaces the process at once, under a new spec hash
   if (reason == CrashReason::kDeploy) {
     backoff_.forget();
+  } else if (reason == CrashReason::kEvicted) {
+    backoff_.forget();  // the replacement is a new pod: no back-off carried over
+    delay = replacement_delay_;
   } else if (cfg_.restart_policy.kind == RestartPolicyKind::kCrashLoopBackOff) {
     delay = backoff_.restart_at(sim_.now()) - sim_.now();
   } else {

@@ -40,8 +40,17 @@ namespace goruntime {
 // at once, with no kubelet back-off (but with the kernel state the old one left behind).
 // kOomKill: the container's own memory limit (its cgroup); kNodeOomKill: the node's memory,
 // where the kernel's OOM killer picks the process with the most memory, which need not be the
-// one allocating.
-enum class CrashReason { kOomKill, kThreadExhaustion, kExternal, kDeploy, kNodeOomKill };
+// one allocating. kEvicted: the kubelet's node-pressure eviction (memory.available under its
+// threshold): the pod is failed and its Deployment's replacement starts later, with no
+// CrashLoopBackOff (a new pod; evict()).
+enum class CrashReason {
+  kOomKill,
+  kThreadExhaustion,
+  kExternal,
+  kDeploy,
+  kNodeOomKill,
+  kEvicted
+};
 // The line a crashed Go process (or the kernel) leaves in the logs.
 std::string_view crash_message(CrashReason r);
 
@@ -154,6 +163,9 @@ class GoProcess {
   void on_restart(RestartCallback cb) { on_restart_ = std::move(cb); }
   // Kills the process (kubectl delete, SIGKILL): same path as an OOM kill.
   void kill(CrashReason reason = CrashReason::kExternal);
+  // The kubelet evicts the pod (hard threshold: no grace period); its replacement, a new pod,
+  // runs `replaced_after` later.
+  void evict(sim::Duration replaced_after);
   bool alive() const { return alive_; }
   std::uint64_t incarnation() const { return incarnation_; }
   // Fault hooks (fuzz). A new container memory limit applies at once: RSS above it is an OOM
@@ -211,6 +223,7 @@ class GoProcess {
   // and so started again at its shortest sleep.
   std::uint64_t sysmon_wakes() const { return sysmon_wakes_; }
   std::uint64_t oom_kills() const { return oom_kills_; }
+  std::uint64_t evictions() const { return evictions_; }
   std::uint64_t crashes() const { return crashes_; }
   std::uint64_t restarts() const { return restarts_; }
   // How long the last crash waited for its restart (the kubelet's back-off, or restart_delay).
@@ -403,6 +416,8 @@ class GoProcess {
 
   // Crashes
   std::uint64_t oom_kills_ = 0;
+  std::uint64_t evictions_ = 0;
+  sim::Duration replacement_delay_ = 0;  // an eviction's: when its replacement pod runs
   std::uint64_t crashes_ = 0;
   std::uint64_t restarts_ = 0;
   CrashLoopBackOff backoff_{cfg_.restart_policy};

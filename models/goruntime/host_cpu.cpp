@@ -227,6 +227,17 @@ void HostCpu::release_held() {
   reschedule();
 }
 
+void HostCpu::reserve(int n) {
+  if (n < 0 || n >= cores_) {
+    throw std::invalid_argument("cannot pin " + std::to_string(n) + " of the " +
+                                std::to_string(cores_) + " shared cores: at least one stays shared");
+  }
+  if (!running_.empty() || in_line() > 0 || background_ > 0 || !held_.empty()) {
+    throw std::logic_error("HostCpu: cores pinned after threads ran");
+  }
+  cores_ -= n;
+}
+
 void HostCpu::reset() {
   for (Job* j : running_) j->running = false;
   running_.clear();

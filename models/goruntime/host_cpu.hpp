@@ -108,6 +108,11 @@ class HostCpu {
   // The most runnable threads at once since construction (reset() keeps it).
   std::int64_t runnable_peak() const { return peak_; }
   int cores() const { return cores_; }
+  // Takes `n` cores out of the shared pool for a process pinned to them (a Scylla node's
+  // shards: the kubelet's static CPU manager gives a Guaranteed pod exclusive cores, which no
+  // other thread may use). Before any thread has run here; at least one core stays shared (the
+  // static policy never empties the shared pool). Throws otherwise.
+  void reserve(int n);
   // The process died: every thread is gone (their frames are being cancelled).
   void reset();
   // One of the processes sharing this host died (a machine of several processes): its jobs

@@ -211,7 +211,8 @@ ScyllaCluster::ScyllaCluster(sim::Simulation& sim, ScyllaConfig cfg, std::uint32
       kind_reply_(sim.intern_kind(std::string(name) + ".reply")),
       actor_(sim.new_actor_id()),
       name_(name),
-      needed_(replies_needed(cfg_.cl, cfg_.rf)) {
+      needed_(replies_needed(cfg_.cl, cfg_.rf)),
+      killed_(cfg_.nodes, 0) {
   for (TimelinePartition& p : partitions_) {
     p.fill(cfg_.timeline.target_rows);  // steady state: timelines are full
   }
@@ -578,6 +579,31 @@ void ScyllaCluster::set_down_nodes(std::uint32_t n) {
   }
 #endif
   down_nodes_ = n;
+  retry_parked();
+}
+
+void ScyllaCluster::set_node_killed(std::uint32_t node, bool killed) {
+  if (node >= cfg_.nodes) {
+    throw std::invalid_argument("scylla: node " + std::to_string(node) + " of " +
+                                std::to_string(cfg_.nodes));
+  }
+  if ((killed_[node] != 0) == killed) return;
+  killed_[node] = killed ? 1 : 0;
+  if (killed) {
+    ++killed_count_;
+    return;
+  }
+  --killed_count_;
+  retry_parked();
+}
+
+std::uint32_t ScyllaCluster::down_nodes() const {
+  std::uint32_t n = down_nodes_;
+  for (std::uint32_t j = down_nodes_; j < cfg_.nodes; ++j) n += killed_[j] != 0 ? 1 : 0;
+  return n;
+}
+
+void ScyllaCluster::retry_parked() {
   std::vector<Op*> retry;
   retry.swap(parked_);
   for (Op* op : retry) {
@@ -609,7 +635,7 @@ void ScyllaCluster::start(Op* op) {
   op->sent = op->known = op->outstanding = 0;
   if (op->via != kDriverChoice && !node_down(r[op->via])) {
     op->coordinator = r[op->via];  // the client's choice: no draw
-  } else if (down_nodes_ == 0) {
+  } else if (!any_down()) {
     op->coordinator = r[cfg_.rf == 1 ? 0 : rng_.uniform_int(0, cfg_.rf - 1)];
   } else {
     ShardId live[16];
@@ -647,7 +673,7 @@ void ScyllaCluster::replicate(Op* op) {
   const ShardId* r = replicas(op->key);
   std::uint32_t n = std::min<std::uint32_t>(cfg_.rf, 16);
   ShardId live[16];
-  if (down_nodes_ > 0) {
+  if (any_down()) {
     // A replica went down since the coordinator step: the op waits like an Unavailable one.
     const std::uint32_t all = n;
     if (!live_or_park(op, r, live, n)) return;
@@ -736,7 +762,7 @@ void ScyllaCluster::speculate(Op* op) {
   const sim::Time now = sim_.now();
   std::uint32_t arrived = 0;
   for (std::uint32_t i = 0; i < op->sent; ++i) arrived += op->reply_at[i] <= now ? 1 : 0;
-  if (arrived >= op->wait_for || down_nodes_ > 0) return;  // (no retry to a down replica)
+  if (arrived >= op->wait_for || any_down()) return;  // (no retry to a down replica)
   ++speculative_reads_;
   const std::uint32_t slot = op->sent++;
   op->sent_to[slot] = op->spare;

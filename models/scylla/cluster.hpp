@@ -145,7 +145,12 @@ class ScyllaCluster {
   // driver retries it until enough are back (assumption: a retry policy that never gives up),
   // so it waits. Background writes keep their share of a down node's shards (a fluid stand-in).
   void set_down_nodes(std::uint32_t n);
-  std::uint32_t down_nodes() const { return down_nodes_; }
+  // A node's process killed (the machine's OOM killer, the kubelet's eviction) or back: down
+  // as the fault hook's nodes are, whatever down_nodes says.
+  void set_node_killed(std::uint32_t node, bool killed);
+  bool node_killed(std::uint32_t node) const { return killed_[node] != 0; }
+  // Nodes down now: the fault hook's first down_nodes and any killed one.
+  std::uint32_t down_nodes() const;
   // Fault hook: every task the shards of node 0 take (coordinator steps and replica work)
   // needs `factor` times its drawn CPU (a slow node: a failing disk, a noisy neighbour);
   // 1 = none. Tasks already queued keep theirs.
@@ -257,6 +262,11 @@ class ScyllaCluster {
   void hot_write(Shard& sh, HotWriter& w, sim::Time t, std::uint32_t rows = 1);
   std::uint32_t needed_;
   std::uint32_t down_nodes_ = 0;
+  std::vector<char> killed_;      // per node
+  std::uint32_t killed_count_ = 0;
+  bool any_down() const { return down_nodes_ > 0 || killed_count_ > 0; }
+  // Retries the ops parked Unavailable (a node came back).
+  void retry_parked();
   double slow_factor_ = 1.0;
   // A task's CPU on shard s under the slow-node fault.
   sim::Duration on_shard(ShardId s, sim::Duration service) const {
@@ -277,7 +287,10 @@ class ScyllaCluster {
   void note_route(PartitionKey key, const ShardId* route);
   const char* shard_conservation_error(std::size_t s) const;  // Shard is cluster.cpp's
   std::vector<Op*> parked_;  // Unavailable ops, retried in arrival order when a node returns
-  bool node_down(ShardId s) const { return node_of(s) < down_nodes_; }
+  bool node_down(ShardId s) const {
+    const std::uint32_t node = node_of(s);
+    return node < down_nodes_ || killed_[node] != 0;
+  }
   // The live replicas of `r` into `live` (at most 16); how many. False: fewer than CL needs,
   // and the op has been parked.
   bool live_or_park(Op* op, const ShardId* r, ShardId* live, std::uint32_t& n_live);

@@ -7,6 +7,7 @@
 // completion against their arithmetic); tcp_tw_reuse set during the run ends the exhaustion.
 // And every wiring mistake is one error at its line.
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include <string>
 
@@ -451,8 +452,9 @@ namespace {
 
 // `cache`, a memcached on a 1 GiB machine beside `steady` (a 300 MiB Go heap that never grows),
 // fills with 1 KiB items that `writer` (on a host of its own) sets at 10,000/s, each a new key
-// (an idle pool of 64, so its connections are reused, not closed into TIME_WAIT).
-const std::string kCacheMemory = kHead + R"(        params: {cores: 4, memory: 1GiB}
+// (an idle pool of 64, so its connections are reused, not closed into TIME_WAIT). kCacheMemory
+// has no kubelet eviction (the kernel's OOM killer alone); kCacheEviction the kubelet's default.
+const std::string kCacheEviction = kHead + R"(        params: {cores: 4, memory: 1GiB}
     services:
       cache:
         kind: memcached
@@ -473,32 +475,41 @@ sources:
   asks: {from: east, target: steady.get, rate: 10/s}
 invariants: [requests.accounted]
 )";
+const std::string kCacheMemory =
+    replace(kCacheEviction, "memory: 1GiB}", "memory: 1GiB, eviction_memory_available: 0}");
 
-std::vector<double> kills_of(const Ran& r, const std::string& host) {
+std::vector<double> kills_of(const Ran& r, const std::string& host,
+                             const std::string& line = "Out of memory: Killed process (memcached)") {
   std::vector<double> out;
   for (const auto& [h, p] : r.run->phases()) {
-    if (h == host && p.what.find("Out of memory: Killed process (memcached)") != std::string::npos) {
+    if (h == host && p.what.find(line) != std::string::npos) {
       out.push_back(static_cast<double>(p.at) / 1e9);
     }
   }
   return out;
 }
 
+// The fill runs last 3 minutes. Each item is memcached's ITEM_ntotal: 56 bytes of header and
+// CAS, a key ("k" and, for 90 % of them, 9 digits) with its NUL, the 1,024-byte value and its
+// \r\n: ~1,093 bytes, 10.9 MB/s at 10,000 sets a second.
+LoadOptions three_minutes() {
+  LoadOptions o;
+  o.overrides = {{"duration", "3m"}};
+  return o;
+}
+constexpr double kItemBytes = 56 + 11 + 1024 + 2;
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+
 }  // namespace
 
 TEST_CASE("machines: a memcached's items count in the machine's memory; the OOM killer takes it") {
-  // Each item is memcached's ITEM_ntotal: 56 bytes of header and CAS, a key ("k" and, for 90 %
-  // of them, 9 digits) with its NUL, the 1,024-byte value and its \r\n: ~1,093 bytes, 10.9 MB/s. The cache outgrows
-  // steady's ~310 MiB and is the largest when the two pass 1 GiB: killed when its items reach
-  // 1 GiB - steady's RSS. Then it restarts empty after 10 s and fills again: kills one fill
-  // plus 10 s apart.
-  LoadOptions three_minutes;
-  three_minutes.overrides = {{"duration", "3m"}};
-  Ran r = run_scenario_text(kCacheMemory, three_minutes);
+  // The cache outgrows steady's ~310 MiB and is the largest when the two pass 1 GiB: killed
+  // when its items reach 1 GiB - steady's RSS. Then it restarts empty after 10 s and fills
+  // again: kills one fill plus 10 s apart.
+  Ran r = run_scenario_text(kCacheMemory, three_minutes());
   REQUIRE(r.result.invariants_hold());
   const double steady_rss = r.value("go.rss_bytes{host=east/steady/0}");
-  const double per_item = 56 + 11 + 1024 + 2;
-  const double fill_s = (1024.0 * 1024 * 1024 - steady_rss) / (10'000 * per_item);
+  const double fill_s = (kGiB - steady_rss) / (10'000 * kItemBytes);
   const std::vector<double> kills = kills_of(r, "east/cache/0");
   INFO("steady " << steady_rss / 1048576 << " MiB, fill " << fill_s << " s, kills at "
                  << (kills.empty() ? -1 : kills[0]) << ", "
@@ -516,11 +527,227 @@ TEST_CASE("machines: a memcached's items count in the machine's memory; the OOM 
   CHECK(r.value("memcached.items{host=east/cache/0}") ==
         Approx((180 - (kills[1] + 10)) * 10'000).epsilon(0.02));
   SECTION("without the machine's memory it keeps growing") {
-    Ran free = run_scenario_text(replace(kCacheMemory, "memory: 1GiB", "memory: 0"), three_minutes);
+    Ran free =
+        run_scenario_text(replace(kCacheMemory, "memory: 1GiB", "memory: 0"), three_minutes());
     REQUIRE(free.result.invariants_hold());
     CHECK(kills_of(free, "east/cache/0").empty());
     CHECK(free.value("memcached.bytes{host=east/cache/0}") ==
-          Approx(free.value("memcached.items{host=east/cache/0}") * per_item).epsilon(0.01));
+          Approx(free.value("memcached.items{host=east/cache/0}") * kItemBytes).epsilon(0.01));
+  }
+}
+
+TEST_CASE("machines: the kubelet evicts the largest pod at its first look under the threshold") {
+  // The same fill with the kubelet's defaults: every 10 s it compares memory.available (1 GiB
+  // minus steady's and the cache's RSS) with 100 MiB. The cache crosses that line 100 MiB /
+  // 10.9 MB/s = 9.6 s before the OOM point, so the look at the next multiple of 10 s evicts it
+  // (the largest) before the kernel must. Its replacement runs 10 s later, empty; the kubelet
+  // looks again 1 s after an eviction (the pod cleaned up), then every 10 s from there.
+  Ran r = run_scenario_text(kCacheEviction, three_minutes());
+  REQUIRE(r.result.invariants_hold());
+  const double steady_rss = r.value("go.rss_bytes{host=east/steady/0}");
+  const double rate = 10'000 * kItemBytes;  // bytes/s
+  const double cross_s = (kGiB - steady_rss - 100.0 * 1024 * 1024) / rate;
+  const double oom_s = (kGiB - steady_rss) / rate;
+  const double first = std::ceil(cross_s / 10) * 10;  // looks at 10, 20, ... s
+  // After it: looks at first + 1 + 10 k; the replacement refills from first + 10.
+  const double refill_cross = first + 10 + cross_s;
+  const double second = first + 1 + std::ceil((refill_cross - first - 1) / 10) * 10;
+  const std::vector<double> evicted =
+      kills_of(r, "east/cache/0", "Evicted: The node was low on resource: memory (memcached)");
+  INFO("cross " << cross_s << " s, OOM point " << oom_s << " s, evictions expected at " << first
+                << ", " << second << " s; at " << (evicted.empty() ? -1 : evicted[0]) << ", "
+                << (evicted.size() > 1 ? evicted[1] : -1));
+  REQUIRE(first < oom_s);  // the look comes before the kernel would kill
+  REQUIRE(evicted.size() == 2);
+  CHECK(evicted[0] == Approx(first).margin(1e-6));
+  CHECK(evicted[1] == Approx(second).margin(1e-6));
+  CHECK(r.value("machine.evictions{machine=east/node/0}") == 2);
+  CHECK(r.value("memcached.pod_evictions{host=east/cache/0}") == 2);
+  CHECK(r.value("machine.oom_kills{machine=east/node/0}") == 0);
+  CHECK(kills_of(r, "east/cache/0").empty());
+  CHECK(r.value("go.evictions{host=east/steady/0}") == 0);  // the smaller pod stays
+  // Down from each eviction to its replacement, 10 s: ~200,000 sets failed to dial.
+  CHECK(r.value("call.errors{client=mc,error=memcache_dial_error,host=east/writer/0}") ==
+        Approx(2 * 10 * 10'000).epsilon(0.02));
+  SECTION("fast growth outruns the kubelet: the OOM killer comes first") {
+    // 150 MiB/s (kMemory's grower after +20 s) crosses the 100 MiB margin in 0.7 s, between
+    // two looks: the kernel kills steady, and the kubelet never evicts.
+    Ran fast = run_scenario_text(kMemory);
+    REQUIRE(fast.result.invariants_hold());
+    CHECK(fast.value("machine.oom_kills{machine=east/node/0}") == 1);
+    CHECK(fast.value("machine.evictions{machine=east/node/0}") == 0);
+  }
+  SECTION("a Go pod evicted comes back as a new pod after eviction_replacement; the kernel and "
+          "the kubelet take turns") {
+    // steady's 900 MiB heap leaves memory.available under 100 MiB from the start: the look at
+    // 10 s evicts it (the largest). Its replacement runs at 70 s (eviction_replacement 60 s; a
+    // restart would have waited restart_delay, 10 min) beside a cache grown to ~730 MiB: past
+    // 1 GiB at once, and the kernel kills the largest, the new steady. The cache alone then
+    // crosses 1 GiB - 100 MiB at (924 MiB / 10.9 MB/s) and is evicted at the next look
+    // (11 + 10 k s).
+    const std::string big = replace(replace(kCacheEviction, "baseline_live_heap: 300MiB",
+                                            "baseline_live_heap: 900MiB"),
+                                    "memory: 1GiB}", "memory: 1GiB, eviction_replacement: 60s}");
+    Ran g = run_scenario_text(big, three_minutes());
+    REQUIRE(g.result.invariants_hold());
+    const std::vector<double> steady_evicted =
+        kills_of(g, "east/steady/0", "Evicted: The node was low on resource: memory");
+    const std::vector<double> steady_oom = kills_of(g, "east/steady/0", "Out of memory");
+    const std::vector<double> cache_evicted =
+        kills_of(g, "east/cache/0", "Evicted: The node was low on resource: memory (memcached)");
+    const double cache_cross = (1024.0 - 100) * 1024 * 1024 / rate;
+    const double cache_look = 11 + std::ceil((cache_cross - 11) / 10) * 10;
+    INFO("cache crosses at " << cache_cross << " s, expected evicted at " << cache_look << " s");
+    REQUIRE(steady_evicted.size() == 1);
+    CHECK(steady_evicted[0] == Approx(10).margin(1e-6));
+    REQUIRE(steady_oom.size() == 1);
+    CHECK(steady_oom[0] == Approx(70).margin(1e-6));
+    REQUIRE(cache_evicted.size() == 1);
+    CHECK(cache_evicted[0] == Approx(cache_look).margin(1e-6));
+    CHECK(g.value("go.evictions{host=east/steady/0}") == 1);
+    CHECK(g.value("go.oom_kills{host=east/steady/0}") == 1);
+    CHECK(g.value("machine.evictions{machine=east/node/0}") == 2);
+  }
+}
+
+namespace {
+
+// A one-node Scylla (3 shards) on a 4-core machine `node`, declared above `api`, a go-service
+// on the same machine whose `get` is 1 ms of Go code at 500/s.
+const std::string kPinned = kHead + R"(        params: {cores: 4}
+    services:
+      db:
+        kind: scylla
+        machine: node
+        params: {nodes: 1, shards_per_node: 3, replication_factor: 1, consistency: ONE,
+                 partitions: 1k}
+)" + busy_on_node("api", "restart_delay: 10m", "1ms") + R"(sources:
+  gets: {from: east, target: api.get, rate: 500/s}
+invariants: [requests.accounted]
+)";
+
+// Three Scylla nodes (1 shard, RF 3, QUORUM) on machines db/0..2 of 2 GiB, each holding
+// node_memory 1.2 GiB; `grower` on db/0 (kMemory's: 1 MiB held 2 s a request, 20/s then 150/s
+// from +20 s); `reader` on a host of its own reads the cluster at 100/s. EVICTION: the machines'
+// eviction_memory_available.
+std::string scylla_on_machines(const std::string& eviction) {
+  return R"(name: t
+epoch: 2026-04-06T00:00:00Z
+duration: 1m
+datacenters:
+  east:
+    machines:
+      db:
+        count: 3
+        params: {cores: 4, memory: 2GiB, eviction_memory_available: )" + eviction + R"(}
+    services:
+      cluster:
+        kind: scylla
+        machine: db
+        params: {nodes: 3, shards_per_node: 1, partitions: 10k, node_memory: 1.2GiB,
+                 restart_delay: 10s}
+      grower:
+        kind: go-service
+        machine: db
+        params: {baseline_live_heap: 100MiB, restart_delay: 10m}
+        program:
+          handlers:
+            get:
+              - alloc: {bytes: 1MiB}
+              - sleep: {time: {constant: 2s}}
+      reader:
+        kind: go-service
+        program:
+          clients:
+            db: {target: cluster, driver: gocql, rtt: 0s, timeout: 5s}
+          handlers:
+            get:
+              - call: {client: db, endpoint: read}
+sources:
+  grow: {from: east, target: grower.get, rate: 20/s}
+  reads: {from: east, target: reader.get, rate: 100/s}
+timeline:
+  - at: +20s
+    set:
+      sources.grow.rate: 150/s
+invariants: [requests.accounted]
+)";
+}
+
+std::string build_error(const std::string& text) {
+  try {
+    Ran r = run_scenario_text(text);
+    return "built";
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("machines: a Scylla node's shards take their cores out of the machine's shared pool") {
+  // 4 cores, 3 pinned to the node's shards: the api's Go process sees 1 (GOMAXPROCS 1) and its
+  // 1 ms requests at 500/s queue as an M/D/1 at load 0.5, 1 + 0.5 / (2 (1 - 0.5)) = 1.5 ms;
+  // without the node on the machine, four cores leave them nearly unqueued (M/D/4 at 0.125).
+  Ran pinned = run_scenario_text(kPinned);
+  REQUIRE(pinned.result.invariants_hold());
+  CHECK(mean_latency_ms(pinned, "east/api/0") == Approx(1.5).epsilon(0.07));
+  Ran apart = run_scenario_text(replace(kPinned, "        machine: node\n        params: {nodes",
+                                        "        params: {nodes"));
+  REQUIRE(apart.result.invariants_hold());
+  CHECK(mean_latency_ms(apart, "east/api/0") < 1.05);
+  SECTION("pinning every core, a node's machine missing, or pinning after others is one error") {
+    CHECK_THAT(build_error(replace(kPinned, "shards_per_node: 3", "shards_per_node: 4")),
+               Catch::Contains("cannot pin 4 of the 4 shared cores: at least one stays shared"));
+    CHECK_THAT(build_error(replace(kPinned, "nodes: 1,", "nodes: 2,")),
+               Catch::Contains("node 1 has no machine east/node/1"));
+    // Declared below the api: the api's Go process was placed (and took its GOMAXPROCS) first.
+    const auto db = kPinned.find("      db:\n"), api = kPinned.find("      api:\n");
+    std::string below = kPinned;
+    below.erase(db, api - db);
+    below.insert(below.find("sources:"), kPinned.substr(db, api - db));
+    REQUIRE(below.find("      api:\n") < below.find("      db:\n"));
+    CHECK_THAT(build_error(below), Catch::Contains("declare it above the services that share"));
+  }
+}
+
+TEST_CASE("machines: a Scylla node's memory counts in its machine's; the OOM killer or the "
+          "kubelet may take the node") {
+  SECTION("the OOM killer takes the node (the most memory), not the process growing") {
+    // From +20 s the grower holds ~300 MiB more and db/0 passes 2 GiB; the node's 1.2 GiB is the
+    // most, so node 0 dies. RF 3 at QUORUM: the reads go on with two replicas (degraded), none
+    // fails. It serves again after restart_delay, its memory allocated again.
+    Ran r = run_scenario_text(scylla_on_machines("0"));
+    REQUIRE(r.result.invariants_hold());
+    const std::vector<double> killed =
+        kills_of(r, "east/cluster/0", "Out of memory: Killed process (scylla node 0)");
+    REQUIRE_FALSE(killed.empty());
+    INFO("node 0 first killed at " << killed[0] << " s");
+    CHECK(killed[0] > 20.0);
+    CHECK(killed[0] < 30.0);
+    CHECK(r.value("scylla.node_oom_kills{host=east/cluster/0}") >= 1);
+    CHECK(r.value("machine.oom_kills{machine=east/db/0}") ==
+          r.value("scylla.node_oom_kills{host=east/cluster/0}"));
+    CHECK(r.value("go.oom_kills{host=east/grower/0}") == 0);
+    CHECK(r.value("scylla.degraded{host=east/cluster/0}") > 0);
+    CHECK(r.value("requests.ok{client=reads,endpoint=get}") > 5'000);
+    CHECK(r.value("requests.failed{client=reads,endpoint=get}") == 0);
+    CHECK(r.value("machine.oom_kills{machine=east/db/1}") == 0);
+  }
+  SECTION("under a higher eviction threshold the kubelet evicts the node at its first look") {
+    // memory.available < 600 MiB: 2 GiB - 1.2 GiB - the grower's ~300 MiB is under it from the
+    // start, so the look at 10 s evicts node 0 (the largest pod); its replacement runs 10 s
+    // later and is evicted again at a later look.
+    Ran r = run_scenario_text(scylla_on_machines("600MiB"));
+    REQUIRE(r.result.invariants_hold());
+    const std::vector<double> evicted = kills_of(
+        r, "east/cluster/0", "Evicted: The node was low on resource: memory (scylla node 0)");
+    REQUIRE_FALSE(evicted.empty());
+    CHECK(evicted[0] == Approx(10).margin(1e-6));
+    CHECK(r.value("scylla.node_evictions{host=east/cluster/0}") >= 1);
+    CHECK(r.value("machine.evictions{machine=east/db/0}") ==
+          r.value("scylla.node_evictions{host=east/cluster/0}"));
+    CHECK(r.value("go.evictions{host=east/grower/0}") == 0);
   }
 }
 

@@ -595,3 +595,21 @@ TEST_CASE("A real Go burst of failed dials on this kernel: EEVDF's count, not pr
   CHECK(eevdf.done_after >= 760 * kMillisecond);
   CHECK(eevdf.done_after < 770 * kMillisecond);
 }
+
+TEST_CASE("HostCpu: cores pinned to another process leave the rest to share") {
+  // Four cores, three pinned (a Scylla node's shards): six 1-ms jobs share the one left and
+  // end together at 6 ms. Pinning every core, or pinning once threads ran, is refused.
+  Simulation sim(1);
+  HostCpu cpu(sim, 4);
+  cpu.reserve(3);
+  CHECK(cpu.cores() == 1);
+  std::vector<Time> done(6, 0);
+  for (Time& d : done) sim.spawn(thread(sim, cpu, 0, kMillisecond, d));
+  sim.run_until(kMillisecond / 2);
+  CHECK_THROWS_AS(cpu.reserve(0), std::logic_error);  // threads run here now
+  sim.run();
+  for (Time d : done) CHECK(d == 6 * kMillisecond);
+  HostCpu two(sim, 2);
+  CHECK_THROWS_AS(two.reserve(2), std::invalid_argument);
+  CHECK_THROWS_AS(two.reserve(-1), std::invalid_argument);
+}

@@ -122,3 +122,53 @@ TEST_CASE("down_nodes beyond the cluster is an error; zero is the unchanged path
   };
   CHECK(times(false) == times(true));
 }
+
+TEST_CASE("a killed node (any node, not only the first) is down as the fault's are, until back") {
+  // Node 3 killed (the machine's OOM killer, scenarios/machine.hpp): the ops whose replicas
+  // include node 3's shards are served by the other two (degraded), none touches its shards;
+  // killed with node 4 too, the ops with two replicas there wait for CL until node 4 is back.
+  auto on_nodes = [](ScyllaCluster& c, PartitionKey k, std::uint32_t a, std::uint32_t b) {
+    const ShardId* r = c.replicas(k);
+    int n = 0;
+    for (std::uint32_t i = 0; i < c.rf(); ++i) {
+      const std::uint32_t node = r[i] / c.config().shards_per_node;
+      n += node == a || node == b;
+    }
+    return n;
+  };
+  sim::Simulation s(6);
+  ScyllaCluster c(s, small(Consistency::Quorum), 500);
+  c.set_node_killed(3, true);
+  CHECK(c.node_killed(3));
+  CHECK(c.down_nodes() == 1);
+  Counter rec;
+  std::uint64_t on_3 = 0;
+  for (PartitionKey k = 0; k < 500; ++k) {
+    on_3 += on_nodes(c, k, 3, 3) > 0;
+    c.write(k, rec, k);
+  }
+  s.run();
+  REQUIRE(on_3 > 0);
+  CHECK(rec.done_at.size() == 500);
+  CHECK(c.degraded() == on_3);
+  CHECK(c.unavailable() == 0);
+  for (ShardId sh = 12; sh < 16; ++sh) CHECK(c.busy_ns(sh, s.now()) == 0);  // node 3's shards
+
+  c.set_node_killed(4, true);
+  CHECK(c.down_nodes() == 2);
+  Counter more;
+  std::uint64_t short_of_cl = 0;
+  for (PartitionKey k = 0; k < 500; ++k) {
+    short_of_cl += on_nodes(c, k, 3, 4) >= 2;
+    c.write(k, more, k);
+  }
+  s.run_until(s.now() + kSecond);
+  REQUIRE(short_of_cl > 0);
+  CHECK(c.waiting() == short_of_cl);
+  c.set_node_killed(4, false);
+  s.run();
+  CHECK(more.done_at.size() == 500);
+  CHECK(c.waiting() == 0);
+  CHECK(c.down_nodes() == 1);
+  CHECK_THROWS_AS(c.set_node_killed(6, true), std::invalid_argument);
+}
