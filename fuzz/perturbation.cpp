@@ -139,14 +139,19 @@ struct Drawer {
     p.faults.push_back(f);
   }
   // Every settable count parameter of every service is its own swarm knob: lowered to 5-50 %
-  // of its base value (or to 1-100 when the base is 0, "unbounded").
+  // of its base value (or to 1-100 when the base is 0, "unbounded"). Not the ephemeral port
+  // range's ends: they are a range, not a capacity (halving the high end empties it).
+  static bool flippable(const sim::ParamSpec& spec) {
+    return spec.settable && spec.type == sim::ParamType::Count &&
+           spec.name != "port_range_low" && spec.name != "port_range_high";
+  }
   void param_flips() {
     for (const auto& dc : base.datacenters) {
       for (const auto& svc : dc.services) {
         const auto* kind = scenarios::builtin_registry().find(svc.kind);
         if (!kind) continue;
         for (const auto& spec : kind->params) {
-          if (!spec.settable || spec.type != sim::ParamType::Count) continue;
+          if (!flippable(spec)) continue;
           bool on = rng.bernoulli(0.5);
           p.swarm.push_back("flip:" + svc.name + "." + spec.name + (on ? "=on" : "=off"));
           if (!on) continue;

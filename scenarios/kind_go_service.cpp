@@ -92,10 +92,14 @@ std::vector<sim::ParamSpec> go_service_params() {
             "waiting writers park as goroutines; false = each blocked write holds its own M"),
       settable(param("log_drain_stalled", ParamType::Bool, "", "false",
                      "fault hook (log-stall): the log collector stops reading")),
-      param("port_range_low", ParamType::Count, "", "32768",
-            "net.ipv4.ip_local_port_range, low end (Linux default)", 1, 65535),
-      param("port_range_high", ParamType::Count, "", "60999",
-            "net.ipv4.ip_local_port_range, high end (Linux default)", 1, 65535),
+      settable(param("port_range_low", ParamType::Count, "", "32768",
+                     "net.ipv4.ip_local_port_range, low end (Linux default). Settable: `sysctl "
+                     "-w` during the run applies to the next port search; held ports stay held",
+                     1, 65535)),
+      settable(param("port_range_high", ParamType::Count, "", "60999",
+                     "net.ipv4.ip_local_port_range, high end (Linux default). Settable, as "
+                     "port_range_low",
+                     1, 65535)),
       param("time_wait", ParamType::Duration, "", "60s",
             "TIME_WAIT length: TCP_TIMEWAIT_LEN, a kernel constant (domain.md §2.2)", 1, 1e15),
       settable(param("tcp_tw_reuse", ParamType::Int, "", "2",
@@ -743,6 +747,10 @@ class GoService final : public Instance {
     }
     if (name == "tcp_tw_reuse") {  // the loader let it through only for a host of its own
       ns_.set_tw_reuse(static_cast<int>(v.integer));
+      return;
+    }
+    if (name == "port_range_low" || name == "port_range_high") {  // a host of its own, too
+      set_port_range(ns_, name, v);
       return;
     }
     Instance::set(name, v);

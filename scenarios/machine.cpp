@@ -12,6 +12,18 @@ namespace {
 constexpr std::uint32_t kOwnerStride = std::uint32_t{1} << 20;
 }  // namespace
 
+void set_port_range(net::NetNamespace& ns, std::string_view name, const sim::ParamValue& value) {
+  const auto port = static_cast<std::uint16_t>(value.integer);
+  const bool low = name == "port_range_low";
+  const net::NetSysctl& now = ns.sysctl();
+  try {
+    ns.set_port_range(low ? port : now.port_lo, low ? now.port_hi : port);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(ns.name() + ": " + std::string(name) + " " + value.text + ": " +
+                                e.what() + " (set the other end first)");
+  }
+}
+
 net::NetSysctl machine_net_sysctl(const sim::ParamValues& p) {
   net::NetSysctl n;
   n.port_lo = static_cast<std::uint16_t>(p.count("port_range_low"));
@@ -98,6 +110,10 @@ void Machine::place_pinned(std::string what, int cores, std::int64_t memory,
 void Machine::set(std::string_view name, const sim::ParamValue& value) {
   if (name == "tcp_tw_reuse") {
     ns_.set_tw_reuse(static_cast<int>(value.integer));
+    return;
+  }
+  if (name == "port_range_low" || name == "port_range_high") {
+    set_port_range(ns_, name, value);
     return;
   }
   throw std::logic_error("machine " + path_ + ": " + std::string(name) +

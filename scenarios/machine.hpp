@@ -50,6 +50,9 @@ namespace skysim::scenarios {
 std::vector<sim::ParamSpec> machine_params();
 // Their kernel part, as the socket table takes it; validate() throws naming the field.
 net::NetSysctl machine_net_sysctl(const sim::ParamValues& p);
+// A timeline's `port_range_low` or `port_range_high` (`sysctl -w net.ipv4.ip_local_port_range`)
+// on a socket table: the other end kept; an empty range throws, naming the value.
+void set_port_range(net::NetNamespace& ns, std::string_view name, const sim::ParamValue& value);
 
 class Machine {
  public:

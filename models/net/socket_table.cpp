@@ -171,6 +171,20 @@ void NetNamespace::set_tw_reuse(int mode) {
   sysctl_.tw_reuse = mode;
 }
 
+void NetNamespace::set_port_range(std::uint16_t lo, std::uint16_t hi) {
+  NetSysctl next = sysctl_;
+  next.port_lo = lo;
+  next.port_hi = hi;
+  next.validate();
+  sysctl_ = next;
+  // Each space is recounted on its own: the order of this walk changes nothing.
+  for (auto& [ip, l] : ips_) {
+    l.all.set_window(lo, hi);
+    for (auto& d : l.dests) d->blocked.set_window(lo, hi);
+  }
+  bound_ports_.set_window(lo, hi);
+}
+
 bool NetNamespace::tw_reuse_allowed(Ipv4 local_ip, Endpoint remote) const {
   // Mode 2 recognises loopback by a 127/8 source or destination (domain.md §2.4).
   return sysctl_.tw_reuse == 1 ||
@@ -240,7 +254,7 @@ DialOutcome NetNamespace::connect_from(Ipv4 ip, Endpoint remote, OwnerId owner, 
         break;
       }
       std::uint32_t next = tw.dest_tw_link.next;
-      if (bound_ports_.count(tw.local.port) == 0) {
+      if (bound_ports_.count(tw.local.port) == 0 && d.blocked.in_window(tw.local.port)) {
         port = tw.local.port;
         ++counters_.time_wait_reused;
         release(t, false);

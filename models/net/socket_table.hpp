@@ -126,6 +126,11 @@ class NetNamespace {
   // close time, so those older than tcp_tw_reuse_delay are reusable at once. Throws
   // std::invalid_argument for a mode other than 0, 1, 2.
   void set_tw_reuse(int mode);
+  // `sysctl -w net.ipv4.ip_local_port_range="LO HI"` during a run: the next port search uses
+  // it (the kernel reads the range at each search, inet_sk_get_local_port_range); sockets keep
+  // the ports they hold, inside the range or not, and a TIME_WAIT tuple outside it is no longer
+  // a candidate for tcp_tw_reuse. Throws std::invalid_argument for an empty range.
+  void set_port_range(std::uint16_t lo, std::uint16_t hi);
   const std::string& name() const { return name_; }
   void expire_time_wait();
 

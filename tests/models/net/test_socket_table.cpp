@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <vector>
 
 #include "models/net/dialer.hpp"
 #include "models/net/socket_table.hpp"
@@ -387,6 +389,52 @@ TEST_CASE("sysctl -w net.ipv4.tcp_tw_reuse during a run applies to the next conn
   CHECK(ns.sysctl().tw_reuse == 1);
   CHECK_THROWS_WITH(ns.set_tw_reuse(3), Catch::Contains("tcp_tw_reuse"));
   CHECK(ns.sysctl().tw_reuse == 1);
+  ns.check_invariants();
+}
+
+TEST_CASE("sysctl -w net.ipv4.ip_local_port_range during a run: the next search uses it") {
+  // 10 ports toward one peer, all in TIME_WAIT: connect() fails. Widened to 20, the next ten
+  // take 40010..40019; narrowed to 40010..40014, the five TIME_WAIT tuples left outside it stay
+  // held (and counted), but the search sees only the range: full. A bind() on a fresh address
+  // takes the range's low end. tcp_tw_reuse takes over only a tuple inside the range.
+  const Endpoint peer = Endpoint::parse("10.1.2.3:11211");
+  sim::Simulation sim(1);
+  NetNamespace ns(sim, small_range(10), "host");
+  connect_and_close(ns, peer, 10);
+  CHECK(ns.free_connect_ports(ns.sysctl().host_ip, peer) == 0);
+  CHECK_FALSE(ns.connect(peer, 1).ok());
+  ns.set_port_range(40000, 40019);
+  std::vector<std::uint16_t> got;
+  for (int i = 0; i < 10; ++i) {
+    DialOutcome out = ns.connect(peer, 1);
+    REQUIRE(out.ok());
+    got.push_back(out.local.port);
+    ns.established(out.socket);
+    ns.close(out.socket, CloseMode::kActive);
+  }
+  std::sort(got.begin(), got.end());
+  CHECK(got.front() == 40010);
+  CHECK(got.back() == 40019);
+  CHECK_FALSE(ns.connect(peer, 1).ok());
+  ns.check_invariants();
+  ns.set_port_range(40010, 40014);
+  CHECK(ns.time_wait_count() == 20);  // nothing held was dropped
+  CHECK_FALSE(ns.connect(peer, 1).ok());
+  const DialOutcome bound = ns.bind_connect(Ipv4::parse("10.0.0.9"), peer, 1);
+  REQUIRE(bound.ok());
+  CHECK(bound.local.port == 40010);
+  ns.close(bound.socket, CloseMode::kAbort);
+  sim.run_until(2 * kSecond);
+  ns.set_tw_reuse(1);
+  const DialOutcome reused = ns.connect(peer, 1);
+  REQUIRE(reused.ok());
+  CHECK(reused.local.port >= 40010);  // the oldest tuples (40000..40009) are outside the range
+  CHECK(reused.local.port <= 40014);
+  ns.check_invariants();
+  CHECK_THROWS_WITH(ns.set_port_range(40020, 40019), Catch::Contains("ip_local_port_range"));
+  CHECK(ns.sysctl().port_lo == 40010);
+  sim.run_until(70 * kSecond);  // every TIME_WAIT expires, in the range or not
+  CHECK(ns.time_wait_count() == 0);
   ns.check_invariants();
 }
 
