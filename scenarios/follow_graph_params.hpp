@@ -20,8 +20,8 @@ namespace skysim::scenarios {
 std::vector<sim::ParamSpec> follow_graph_params();
 
 // The graph's change during a run (models/fanout/follow_growth.hpp): follow_events,
-// grower_follow_rate, bots_grow, with the given defaults (the fanout kind's are on, a fleet's
-// off).
+// grower_follow_rate, bots_grow, with the given defaults (a fleet's are off; the scenarios of
+// docs/fanout.md turn them on).
 std::vector<sim::ParamSpec> graph_growth_params(const char* follow_events, const char* bots_grow);
 // Their FollowGrowthConfig: the rates, and the growers (every grower/i, and the bots if they
 // grow) in the graph's name order. The caller sets what the host decides (posts, background).

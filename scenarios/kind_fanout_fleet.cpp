@@ -3,13 +3,13 @@
 // posts at posts_per_followed_s (Poisson, assumption), and each post's page goes through this
 // fleet's page decision -- the production lossy filter (components/lossy) over the instances'
 // own 30 s high-follow cache, or every follower under `policy: full` -- before its kept rows are
-// written into a scylla service's cluster (models/fanout/background_posts.hpp, the fanout kind's
-// background, here beside a composed fan-out service instead of inside it). Only the
+// written into a scylla service's cluster (models/fanout/background_posts.hpp, the fleet background of
+// docs/fanout.md, beside the composed fan-out service). Only the
 // hyper-followers' rows are simulated, write by write and never scaled; the ordinary followers of
 // the same posts are the cluster's fluid `background_writes`. A row goes to its coordinator as a
 // request does: under the cluster's hot_keys, a row to a key hot at its node is coalesced there.
 // With follow_events, bots_grow or the graph's growers, the fleet also runs the graph's growth
-// during the run (models/fanout/follow_growth.hpp, as the fanout kind's): the follows go into the
+// during the run (models/fanout/follow_growth.hpp, docs/fanout.md): the follows go into the
 // follow-graph service's sorted set, the growers' new followees' posts are this fleet's rows, and
 // its decisions are audited against the true counts (a go-service's lossy_filter audits its own).
 #include <memory>
@@ -48,7 +48,7 @@ std::vector<sim::ParamSpec> fleet_params() {
             1e-9, 1),
       param("min_follows", ParamType::Count, "follows", "100k",
             "accounts following at least this many are the hyper-followers whose rows are "
-            "simulated (as the fanout kind's)",
+            "simulated (docs/fanout.md)",
             1, 4e9),
       param("policy", ParamType::Enum, "", "full",
             "the fleet's page decision: full (every follower's row) or lossy (the production "
@@ -69,7 +69,7 @@ std::vector<sim::ParamSpec> fleet_params() {
             "(models/fanout/split_timelines.hpp); 0 = one timeline per user",
             0, 4e9),
   };
-  // The graph's change during the run (as the fanout kind's, off by default): the follows move
+  // The graph's change during the run (docs/fanout.md; off by default): the follows move
   // the true counts in the system's sorted set, the growers' new followees' posts are this
   // fleet's rows, and every page decision that reads the graph (this fleet's, a go-service's
   // lossy_filter) is audited against the true counts (fanout.stale_*).
@@ -239,8 +239,8 @@ class FanoutFleet final : public Instance {
 
   // Whom the cluster's hot-key detectors flagged, as the fleet's graph sees them: the named
   // bots among them, accounts at or under reasonable_limit (false positives: their timelines
-  // are not the hyper-followers'), and the bots' mean first-flag instant (the fanout kind's
-  // fanout.hotkey_bots_flagged, _false_positives, _bot_flag_mean_ns).
+  // are not the hyper-followers'), and the bots' mean first-flag instant
+  // (fanout.hotkey_bots_flagged, _false_positives, _bot_flag_mean_ns; docs/fanout.md).
   void add_hot_key_metrics(World& w, const sim::ParamValues& v) {
     const social::FollowGraph& g = *store_->graph;
     const auto limit = static_cast<std::uint64_t>(v.count("reasonable_limit"));

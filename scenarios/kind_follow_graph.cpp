@@ -1,8 +1,8 @@
 // The `follow-graph` kind: the follow graph (models/social) as a service of a composition, the
 // store a fan-out service walks an author's followers in (issue 26, M5). It serves no requests:
 // a go-service reads it through a client with `driver: graph` (the `follower_pages` step), and
-// the `fanout-fleet` kind names it. Its graph is the fanout kind's for the same parameters (one
-// declaration, scenarios/follow_graph_params.hpp), re-drawn per seed unless graph_seed pins it.
+// the `fanout-fleet` kind names it. Its graph is docs/models/social.md's population for the
+// parameters of scenarios/follow_graph_params.hpp, re-drawn per seed unless graph_seed pins it.
 #include <algorithm>
 #include <memory>
 
@@ -19,12 +19,12 @@ std::vector<sim::ParamSpec> graph_params() {
   std::vector<sim::ParamSpec> out = follow_graph_params();
   out.push_back(param("page_fetch", ParamType::Duration, "", "1ms",
                       "one page of follower ids from the store, round trip included "
-                      "(assumption, as the fanout kind's)",
+                      "(assumption, docs/fanout.md)",
                       0, 1e12));
   out.push_back(param("hyper_follows", ParamType::Count, "follows", "2000",
                       "accounts following more than this are the hyper-followers of the delivery "
                       "metrics (fanout.offered/delivered{class=hyper}): the write-up's reasonable "
-                      "limit, §8.3, as the fanout kind counts them",
+                      "limit, §8.3 (docs/fanout.md)",
                       0, 4e9));
   return out;
 }

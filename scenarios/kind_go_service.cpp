@@ -838,8 +838,8 @@ class GoService final : public Instance {
                                      }
                                      return "";
                                    }}};
-    // No follower gets more timeline writes than its pages addressed to it (the fanout kind's,
-    // models/fanout/delivery_book.hpp); O(1) a check.
+    // No follower gets more timeline writes than its pages addressed to it
+    // (models/fanout/delivery_book.hpp; the fanout kind's check until 7a68e53); O(1) a check.
     out.push_back({"fanout.delivered-le-offered", [this]() -> std::string {
                      return deliveries_.book ? deliveries_.book->error() : "";
                    }});
@@ -1288,7 +1288,7 @@ class GoService final : public Instance {
                    followers.begin() + static_cast<std::ptrdiff_t>(cursor + n));
       for (const social::UserId u : items) deliveries_.offer(store, u);
       const sim::Time page_start = sim_.now();
-      // A slice per page on the post's goroutine, as the fanout kind's lane has (traced only).
+      // A slice per page on the post's goroutine (traced only; docs/tracing.md).
       sim::TraceSpan page_span = co_await sim::trace_span(sim_, "page", "fanout");
       child->page->page_queued = false;
       Response served = co_await run(s.body, child);
@@ -1354,7 +1354,7 @@ class GoService final : public Instance {
   }
 
   // read_set: the reader's own timeline and the lists of the on-read authors they follow, as
-  // the page the next errgroup reads (the fanout kind's ReadJob keys, policies/on_read.cpp).
+  // the page the next errgroup reads (the on_read policy's keys, models/fanout/policies/on_read.cpp).
   sim::Task<Response> read_set_step(const StepPlan& p, RequestState& state) {
     const social::FollowGraph& g = *p.graph->graph;
     auto page = std::make_shared<FollowerPage>();

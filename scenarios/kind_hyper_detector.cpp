@@ -1,4 +1,4 @@
-// The `hyper-detector` kind: the fanout kind's detect_block / detect_limit detector
+// The `hyper-detector` kind: the detect_block / detect_limit policies' detector (docs/fanout.md)
 // (models/fanout/hyper_detector.hpp) as a part of a composition. It counts the timeline writes
 // its writers are about to make, per account, in tumbling windows; an account whose timeline
 // gets more than `threshold` writes/s over a window is flagged, and from then on its writes are
@@ -27,16 +27,16 @@ std::vector<sim::ParamSpec> detector_params() {
       param("enabled", ParamType::Bool, "", "true",
             "the feature flag: false, nothing is counted and every write passes (full fan-out)"),
       param("window", ParamType::Duration, "", "10s",
-            "the counting window, tumbling, aligned on t = 0 (assumption, as the fanout kind's "
+            "the counting window, tumbling, aligned on t = 0 (assumption, docs/fanout.md's "
             "detect_window)",
             1e6, 8.64e13),
       param("threshold", ParamType::Rate, "writes/s", "100/s",
-            "timeline writes/s above which an account is flagged (assumption, as the fanout "
-            "kind's detect_threshold: below the write-up's 'hundreds a second', above a "
+            "timeline writes/s above which an account is flagged (assumption, docs/fanout.md's "
+            "detect_threshold: below the write-up's 'hundreds a second', above a "
             "2,000-follow account's 15/s at the flare)",
             1e-3, 1e9),
       param("action", ParamType::Enum, "", "block",
-            "what a flag does to the account's later writes: block (refused: the fanout kind's "
+            "what a flag does to the account's later writes: block (refused: docs/fanout.md's "
             "detect_block) or limit (a token bucket of `limit`: detect_limit)",
             std::nullopt, std::nullopt, {"block", "limit"}),
       param("limit", ParamType::Rate, "writes/s", "10/s",
@@ -130,7 +130,7 @@ fanout::HyperFollowerDetector* hyper_detector_of(Instance* host) {
 ServiceKind hyper_detector_kind() {
   return ServiceKind{
       .name = "hyper-detector",
-      .doc = "the hyper-follower detector of the fanout kind's detect_* policies "
+      .doc = "the hyper-follower detector of docs/fanout.md's detect_* policies "
              "(models/fanout/hyper_detector.hpp): counts the timeline writes of its writers (a "
              "go-service's hyper_detect step, a fanout-fleet's rows) per account and window, "
              "flags an account past `threshold`, then blocks or rate-limits its writes",

@@ -1,7 +1,7 @@
 // The `scylla` kind: a whole Scylla cluster (models/scylla: nodes x shards, each a Seastar
 // reactor; the token ring; RF replicas and CL replies; Scylla's timeouts) as one service of a
-// scenario, so any service — a go-service's client above all — can read and write it. Issue 26:
-// the same cluster model the fan-out kind builds inside itself, as a part a scenario wires.
+// scenario, so any service — a go-service's client above all — can read and write it (issue 26:
+// the cluster model as a part a scenario wires).
 //
 // A request that names no key (Request::key) picks a partition uniformly among `partitions`
 // (a stand-in for a user's timeline); one that names a key reads or writes key mod partitions.
@@ -9,7 +9,7 @@
 // hyper-followed accounts of docs/fanout.md), so the shards that hold them are the hot ones, and a
 // read that lands on one waits behind their work.
 // With `hot_keys`, each request goes to a coordinator replica its client picks and that node's
-// hot-key detector sees it (the fanout kind's hotkey policy, models/fanout/hot_key_nodes.hpp):
+// hot-key detector sees it (the hotkey policy of docs/fanout.md, models/fanout/hot_key_nodes.hpp):
 // a reply says whether the key is hot there (Response::hot), and a fanout-fleet's rows to a hot
 // key wait at their node for one coalesced write per key per coalesce_interval.
 #include <algorithm>
@@ -73,16 +73,15 @@ std::vector<sim::ParamSpec> scylla_params() {
       param("speculative_retry", ParamType::Duration, "", "0",
             "a read whose CL replies have not all arrived this long after it was sent also goes "
             "to one more replica, the first CL replies answer it (Scylla's per-table "
-            "speculative_retry; 0 = off, as the fanout kind's clusters but shuffle_retry's; "
+            "speculative_retry; 0 = off; docs/fanout.md's shuffle_retry uses 10ms; "
             "counted in scylla.speculative_reads)",
             0, 1e12),
       param("hot_window", ParamType::Duration, "", "0",
             "every hot_window, the shards busier than 0.8 over it are hot (scylla.hot_shards_max, "
-            "_mean, _distinct: the fanout kind's definition, docs/fanout.md); 0 = not counted "
-            "(a fanout service that writes here with cluster: counts them itself)",
+            "_mean, _distinct: docs/fanout.md's definition); 0 = not counted",
             0, 1e15),
       param("hot_keys", ParamType::Bool, "", "false",
-            "hot-key detection per node, as the fanout kind's hotkey policy "
+            "hot-key detection per node, docs/fanout.md's hotkey policy "
             "(models/fanout/hot_key_nodes.hpp): each request goes to a coordinator replica the "
             "client picks (uniform, a token-aware driver's choice), whose node runs "
             "components/hotkey's detector over what it coordinates and marks a hot key's reply "
@@ -91,11 +90,11 @@ std::vector<sim::ParamSpec> scylla_params() {
             "the key once per coalesce_interval (scylla.hotkey_*)"),
       param("hot_key_hold", ParamType::Duration, "", "1s",
             "hot_keys: a key stays hot at a node this long after its last hot sample "
-            "(assumption: the client cache's TTL, as the fanout kind's hotkey_ttl)",
+            "(assumption: the client cache's TTL, docs/fanout.md's hotkey_ttl)",
             1e3, 1e15),
       param("coalesce_interval", ParamType::Duration, "", "1s",
-            "hot_keys: one coalesced write per hot key per node this often (assumption, as the "
-            "fanout kind's)",
+            "hot_keys: one coalesced write per hot key per node this often (assumption, "
+            "docs/fanout.md)",
             1e3, 1e12),
       param("node_memory", ParamType::Size, "bytes", "0",
             "on machines: each node's memory (Seastar's --memory, allocated at start; "
@@ -354,7 +353,7 @@ class ScyllaService final : public Instance, private scylla::WriteSink {
   }
 
   // What the nodes coalesced and how long rows waited, which keys they flagged, and how stale
-  // the hot-key caches of the clients reading here were (the fanout kind's fanout.hotkey_*).
+  // the hot-key caches of the clients reading here were (docs/fanout.md's hotkey figures).
   void add_hot_key_metrics(sim::MetricsRegistry& m, const sim::Labels& host) {
     const fanout::HotKeyNodes* n = hot_keys_.get();
     m.counter_fn("scylla.hotkey_coalesced_rows", host, [n] { return double(n->rows_coalesced()); });

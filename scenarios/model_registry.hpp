@@ -188,7 +188,7 @@ struct ServiceKind {
   // the factory builds its process on HostContext::machine's cores, socket table and memory.
   bool runs_on_machines = false;
   // String parameters that name another service of the same datacenter, with the kind it
-  // must be ({"cluster", "scylla"}: the fanout kind's shared cluster). An empty value names
+  // must be ({"cluster", "scylla"}: a fanout-fleet's cluster). An empty value names
   // none. The loader checks that the service exists, is of that kind and is declared above
   // (services are built in file order, and the factory looks its peer up).
   std::vector<std::pair<std::string, std::string>> peer_params = {};

@@ -263,11 +263,11 @@ const std::vector<StepType>& step_types() {
         param("refresh", ParamType::Duration, "", "30s",
               "period of the process's reload of the high-follow set (§8.3: 30 s)", 2e6, 8.64e13),
         param("redis_rtt", ParamType::Duration, "", "1ms",
-              "round trip of the reload's whole-set read (assumption, as the fanout kind's)", 0,
+              "round trip of the reload's whole-set read (assumption, docs/fanout.md)", 0,
               1e12)}},
       {StepKind::kHyperDetect,
        "hyper_detect",
-       "the fanout kind's detect_* policies: each follower of the enclosing follower_pages' "
+       "docs/fanout.md's detect_* policies: each follower of the enclosing follower_pages' "
        "page (after any lossy_filter) is a timeline write about to be made, shown to a "
        "hyper-detector service through a detector client; one it refuses (an account flagged "
        "for more than its threshold of writes/s: blocked, or past its rate limit) leaves the "
@@ -276,7 +276,7 @@ const std::vector<StepType>& step_types() {
                        "a detector client of this program"))}},
       {StepKind::kShardQueue,
        "shard_queue",
-       "the fanout kind's shard_queue policy: each follower of the enclosing follower_pages' "
+       "docs/fanout.md's shard_queue policy: each follower of the enclosing follower_pages' "
        "page becomes one timeline write (its timeline, or under split_follows its part) in a "
        "fan-out queue partitioned by the Scylla shard it lands on (its partition's first "
        "replica, as the shard-aware driver routes it); each shard's lane drains in arrival "
@@ -294,11 +294,11 @@ const std::vector<StepType>& step_types() {
         param("enabled", ParamType::Bool, "", "true",
               "the feature flag: false leaves the page to the steps after it"),
         param("rate", ParamType::Rate, "writes/s", "2000/s",
-              "each shard lane's rate (assumption, as the fanout kind's shard_queue_rate: ~4 % "
+              "each shard lane's rate (assumption, docs/fanout.md's shard_queue_rate: ~4 % "
               "of a shard)",
               1, 1e9),
         param("in_flight", ParamType::Count, "writes", "32",
-              "writes outstanding per shard lane (assumption, as the fanout kind's "
+              "writes outstanding per shard lane (assumption, docs/fanout.md's "
               "shard_queue_in_flight)",
               1, 1e6)}},
       {StepKind::kFail,
@@ -351,7 +351,7 @@ std::vector<sim::ParamSpec> client_params() {
             "and fdb_txn (the cluster model's latencies hold the round trips); graph: the "
             "follow-graph store's client, used by follower_pages (its page_fetch holds the "
             "round trip); detector: a hyper-detector service's counters, used by hyper_detect "
-            "(assumption: updated in place, no round trip, as the fanout kind's detector)",
+            "(assumption: updated in place, no round trip, as docs/fanout.md's detector)",
             std::nullopt, std::nullopt, {"net_http", "gocql", "gomemcache", "fdb", "graph", "detector"}),
       param("local", ParamType::Bool, "", "false",
             "the target runs beside this host as a sidecar (host i talks to host i of the "

@@ -1,6 +1,6 @@
 #pragma once
 // The staleness audit's metrics of a composed fan-out instance (a go-service's lossy_filter
-// steps, a fanout-fleet), named and labelled as the fanout kind's (docs/fanout.md, "The graph
+// steps, a fanout-fleet), named and labelled as docs/fanout.md's ("The graph
 // during a run"): per user class, fanout.stale_decisions and fanout.stale_writes (counters) and
 // fanout.mean_factor_error (the mean |cached - true| loss factor over the decisions).
 #include <functional>

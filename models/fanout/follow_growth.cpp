@@ -32,7 +32,7 @@ void FollowGrowthConfig::validate() const {
 }
 
 namespace {
-// The fanout kind's service as the growth's host.
+// A FanoutService as the growth's host.
 class ServiceHost final : public GrowthHost {
  public:
   explicit ServiceHost(FanoutService& svc) : svc_(svc) {}

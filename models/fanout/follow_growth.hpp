@@ -79,11 +79,12 @@ struct GrowerStats {
 class FollowGrowth final : public lossy::PageFilter, public FollowTruth {
  public:
   // `host` (over `cluster` and `graph`) must outlive this; its current page filter becomes the
-  // inner one. The fanout kind calls svc.set_page_filter(*this) before svc.start() and the
-  // background posts, and start() after both.
+  // inner one. Over a FanoutService (the experiments of docs/fanout.md), its owner calls
+  // svc.set_page_filter(*this) before svc.start() and the background posts, and start() after
+  // both.
   FollowGrowth(sim::Simulation& sim, scylla::ScyllaCluster& cluster,
                const social::FollowGraph& graph, GrowthHost& host, FollowGrowthConfig cfg);
-  // The fanout kind's: over its FanoutService.
+  // Over a FanoutService (the experiments; the fanout kind's until 7a68e53).
   FollowGrowth(sim::Simulation& sim, scylla::ScyllaCluster& cluster,
                const social::FollowGraph& graph, FanoutService& svc, FollowGrowthConfig cfg);
   ~FollowGrowth() override;
@@ -106,7 +107,7 @@ class FollowGrowth final : public lossy::PageFilter, public FollowTruth {
     return static_cast<UserClass>(class_[u]);
   }
   std::uint64_t follows_made() const { return follows_made_; }
-  // The audit of the decisions made through this object (the fanout kind's page filter).
+  // The audit of the decisions made through this object (a FanoutService's page filter).
   const StalenessCounts& staleness(UserClass c) const { return audit_.staleness(c); }
   const std::vector<GrowerStats>& growers() const { return stats_; }
   // Over the growers' offered rows: the fraction delivered, and what exact counts would have

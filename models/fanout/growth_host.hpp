@@ -2,8 +2,8 @@
 // What the graph's growth during a run (follow_growth.hpp) needs from the fan-out beside it: the
 // reasonable limit and whether pages are thinned, the sorted set a follow's new count goes to,
 // the page decision its growers' rows go through and the cache that decision reads, and where a
-// kept row is written. The fanout kind's FanoutService is one (FollowGrowth's FanoutService
-// constructor); a composition's fanout-fleet is another (scenarios/kind_fanout_fleet.cpp).
+// kept row is written. A FanoutService is one (FollowGrowth's FanoutService constructor); a
+// composition's fanout-fleet is another (scenarios/kind_fanout_fleet.cpp).
 #include <cstdint>
 #include <memory>
 #include <vector>

@@ -6,7 +6,7 @@
 // binomial bound of keep_bound.hpp. `lossy` false is the feature flag off: every follower kept
 // (full fan-out), nothing refreshed.
 //
-// The fan-out kind keeps these inside FanoutService; a composition's `lossy_filter` step (one
+// FanoutService keeps these inside itself; a composition's `lossy_filter` step (one
 // per step and process) and its `fanout-fleet` service (the rest of the fleet's instances)
 // each own one.
 #include <cstdint>

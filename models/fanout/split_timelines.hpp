@@ -5,7 +5,7 @@
 // user's part 0 (its timeline, as without the split), [users, 2 users) the recent-post lists, and
 // from 2 users on the further parts of split users, consecutive per user. Fixed from the follow
 // counts when built (assumption: no re-split during a run; a user who follows more keeps its
-// parts). Shared by the fanout kind's split policy and the composition's follower_pages and
+// parts). Shared by FanoutService's split policy and the composition's follower_pages and
 // read_set steps, so both write and read the same partitions.
 #include <cstdint>
 #include <vector>

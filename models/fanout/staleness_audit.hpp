@@ -2,7 +2,7 @@
 // A page decision audited against the true follow counts of the instant it is made (docs/
 // fanout.md, "The graph during a run"): a decorator over the filter that decides, which lets it
 // decide and counts, per user class, the decisions whose loss factor came from a cached count
-// whose factor differs from the true count's -- and of the rows kept, those. The fanout kind's
+// whose factor differs from the true count's -- and of the rows kept, those. A FanoutService's
 // FollowGrowth audits its service's decisions with one; a composition's lossy_filter step and
 // fanout-fleet each audit their own instance's (models/fanout/instance_filter.hpp).
 #include <array>

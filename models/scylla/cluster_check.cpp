@@ -1,4 +1,5 @@
-// The cluster's self-checks (the fanout kind calls check_invariants() at every tick):
+// The cluster's self-checks (a scylla service's scylla.consistent calls check_invariants() at
+// every tick):
 // every shard's reactor conserves work (reactor.hpp), and every write reaches at most RF replicas — its route
 // names RF distinct shards (checked once per partition, when the route is computed), and the
 // replication step never admitted an op on more than RF of them.
