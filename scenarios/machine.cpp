@@ -142,11 +142,17 @@ void Machine::check_memory() {
   // The most memory dies (oom_badness), whichever process allocated last.
   if (rss_sum(victim) <= memory_ || victim == nullptr) return;
   ++oom_kills_;
-  killing_ = true;
-  if (victim->go) {
-    victim->go->kill(goruntime::CrashReason::kNodeOomKill);
+  kill(*victim, Kill::kOom);
+}
+
+void Machine::kill(Placed& victim, Kill how) {
+  killing_ = true;  // the victim's death changes memory too: no check until it is done
+  if (victim.go && how == Kill::kOom) {
+    victim.go->kill(goruntime::CrashReason::kNodeOomKill);
+  } else if (victim.go) {
+    victim.go->evict(eviction_replacement_);
   } else {
-    victim->kill_cache(Kill::kOom, 0);
+    victim.kill_cache(how, how == Kill::kEviction ? eviction_replacement_ : 0);
   }
   killing_ = false;
 }
@@ -160,13 +166,7 @@ void Machine::eviction_sync() {
   const std::int64_t available = memory_ - rss_sum(victim);
   if (available < eviction_threshold_ && victim != nullptr) {
     ++evictions_;
-    killing_ = true;
-    if (victim->go) {
-      victim->go->evict(eviction_replacement_);
-    } else {
-      victim->kill_cache(Kill::kEviction, eviction_replacement_);
-    }
-    killing_ = false;
+    kill(*victim, Kill::kEviction);
     next = kCleanupPoll;
   }
   sim_.call_at(sim_.now() + next, eviction_kind_, [this] { eviction_sync(); });

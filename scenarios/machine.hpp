@@ -130,6 +130,8 @@ class Machine {
   std::int64_t rss_sum(Placed*& largest);
   // The kubelet's eviction manager's look at memory.available, and the next one.
   void eviction_sync();
+  // The OOM killer's or the kubelet's kill of a placed process.
+  void kill(Placed& victim, Kill how);
 };
 
 }  // namespace skysim::scenarios

@@ -63,4 +63,16 @@ inline TextRun run_scenario_text(const std::string& text, LoadOptions o = {}) {
   return r;
 }
 
+// The error building the world of TEXT throws (one the loader cannot see, as a cluster's
+// partitions against its graph), or "built".
+inline std::string build_error(const std::string& text) {
+  try {
+    Scenario s = load_scenario_text(text, "t.yaml", builtin_registry());
+    ScenarioRun run(s, builtin_registry());
+    return "built";
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
 }  // namespace skysim::scenarios::testing

@@ -18,6 +18,7 @@
 using namespace skysim::scenarios;
 using skysim::scenarios::testing::errors_of;
 using Ran = skysim::scenarios::testing::TextRun;
+using skysim::scenarios::testing::build_error;
 using skysim::scenarios::testing::run_scenario_text;
 using skysim::scenarios::testing::with;
 
@@ -321,29 +322,33 @@ TEST_CASE("machines: a machine with one process runs as a host of its own does")
 
 namespace {
 
-// `grower` holds 1 MiB a request for 2 s (20/s, then 150/s from +20 s) over a 100 MiB heap;
-// `steady` holds a 600 MiB heap and never grows. The machine has 1 GiB.
-const std::string kMemory = kHead + R"(        params: {cores: 4, memory: 1GiB}
-    services:
-      grower:
-        kind: go-service
-        machine: node
+// `grower` on MACHINE holds 1 MiB a request for 2 s over a 100 MiB heap: 20/s from source
+// `grow`, then 150/s from +20 s (kGrowFaster, the scenario's timeline).
+std::string grower_on(const std::string& machine) {
+  return "      grower:\n        kind: go-service\n        machine: " + machine + R"(
         params: {baseline_live_heap: 100MiB, restart_delay: 10m}
         program:
           handlers:
             get:
               - alloc: {bytes: 1MiB}
               - sleep: {time: {constant: 2s}}
-)" + busy_on_node("steady", "baseline_live_heap: 600MiB, restart_delay: 10m", "100us") +
-                            R"(sources:
-  grow: {from: east, target: grower.get, rate: 20/s}
-  ask: {from: east, target: steady.get, rate: 10/s}
-timeline:
+)";
+}
+const std::string kGrowFaster = R"(timeline:
   - at: +20s
     set:
       sources.grow.rate: 150/s
 invariants: [requests.accounted]
 )";
+
+// `grower` as above; `steady` holds a 600 MiB heap and never grows. The machine has 1 GiB.
+const std::string kMemory = kHead + R"(        params: {cores: 4, memory: 1GiB}
+    services:
+)" + grower_on("node") + busy_on_node("steady", "baseline_live_heap: 600MiB, restart_delay: 10m", "100us") +
+                            R"(sources:
+  grow: {from: east, target: grower.get, rate: 20/s}
+  ask: {from: east, target: steady.get, rate: 10/s}
+)" + kGrowFaster;
 
 // When `host` died, and the line it left; {-1, ""} if it never did.
 std::pair<double, std::string> death_of(const Ran& r, const std::string& host) {
@@ -677,16 +682,7 @@ datacenters:
         machine: db
         params: {nodes: 3, shards_per_node: 1, partitions: 10k, node_memory: 1.2GiB,
                  restart_delay: 10s}
-      grower:
-        kind: go-service
-        machine: db
-        params: {baseline_live_heap: 100MiB, restart_delay: 10m}
-        program:
-          handlers:
-            get:
-              - alloc: {bytes: 1MiB}
-              - sleep: {time: {constant: 2s}}
-      reader:
+)" + grower_on("db") + R"(      reader:
         kind: go-service
         program:
           clients:
@@ -697,22 +693,9 @@ datacenters:
 sources:
   grow: {from: east, target: grower.get, rate: 20/s}
   reads: {from: east, target: reader.get, rate: 100/s}
-timeline:
-  - at: +20s
-    set:
-      sources.grow.rate: 150/s
-invariants: [requests.accounted]
-)";
+)" + kGrowFaster;
 }
 
-std::string build_error(const std::string& text) {
-  try {
-    Ran r = run_scenario_text(text);
-    return "built";
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-}
 
 }  // namespace
 

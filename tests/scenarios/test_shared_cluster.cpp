@@ -13,6 +13,7 @@
 
 using namespace skysim::scenarios;
 using Ran = skysim::scenarios::testing::TextRun;
+using skysim::scenarios::testing::build_error;
 using skysim::scenarios::testing::run_scenario_text;
 
 namespace {
@@ -80,15 +81,6 @@ double read_p99_ms(Ran& r) {
          1e6;
 }
 
-std::string build_error(const std::string& text) {
-  try {
-    Scenario s = load_scenario_text(text, "t.yaml", builtin_registry());
-    ScenarioRun run(s, builtin_registry());
-    return "built";
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-}
 
 }  // namespace
 
