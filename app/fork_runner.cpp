@@ -180,11 +180,9 @@ void apply_at_fork(scenarios::ScenarioRun& run, const std::vector<ForkChange>& c
       }
       continue;
     }
-    scenarios::Instance* host = run.world().find(c.target);
-    if (host == nullptr) {
+    if (!run.set_host_param(c.target, c.param, c.value)) {
       throw std::runtime_error("--set " + c.override_path + ": no host " + c.target);
     }
-    host->set(c.param, c.value);
   }
 }
 

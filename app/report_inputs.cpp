@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "scenarios/loader.hpp"
+#include "scenarios/param_scaling.hpp"
 #include "scenarios/units.hpp"
 #include "sim/time.hpp"
 
@@ -72,9 +73,14 @@ std::vector<analysis::RunReportInputs::KindPanels> kind_panels(
     for (const auto& svc : dc.services) {
       if (hosts.find(svc.kind) == hosts.end()) order.push_back(svc.kind);
       auto& list = hosts[svc.kind];
+      const scenarios::ServiceKind* kind = registry.find(svc.kind);
       for (int i = 0; i < svc.hosts; ++i) {
         list.push_back({dc.name, svc.name, svc.kind, i, svc.hosts, s.scale,
-                        svc.host_params[static_cast<std::size_t>(i)], nullptr, ""});
+                        kind ? scenarios::scaled_values(
+                                   kind->params, svc.host_params[static_cast<std::size_t>(i)],
+                                   s.scale)
+                             : svc.host_params[static_cast<std::size_t>(i)],
+                        nullptr, ""});
       }
     }
   }

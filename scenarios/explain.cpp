@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "scenarios/machine.hpp"
+#include "scenarios/param_scaling.hpp"
 #include "scenarios/program.hpp"
 #include "scenarios/units.hpp"
 
@@ -26,6 +27,14 @@ std::string type_of(const sim::ParamSpec& p) {
   return t;
 }
 
+// The description with what the run does to the value: settable, scaled.
+std::string doc_of(const sim::ParamSpec& p, bool settable_note) {
+  std::string doc = p.doc;
+  if (p.scaling != sim::Scaling::None) doc += std::string(" [") + scaling_note(p.scaling) + "]";
+  if (settable_note && p.settable) doc += " [settable at run time]";
+  return doc;
+}
+
 std::string md_escape(std::string s) {
   std::string out;
   for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
@@ -46,7 +55,7 @@ std::string param_table(const std::vector<sim::ParamSpec>& params, bool markdown
              (p.default_text ? "`" + md_escape(*p.default_text) + "`" : "**required**") + " | " +
              md_escape(range_of(p)) + " | " +
              (run_time_column ? std::string(p.settable ? "yes" : "no") + " | " : "") +
-             md_escape(p.doc) + " |\n";
+             md_escape(doc_of(p, false)) + " |\n";
     }
     return out;
   }
@@ -55,7 +64,7 @@ std::string param_table(const std::vector<sim::ParamSpec>& params, bool markdown
                 "range", "description");
   out += line;
   for (const auto& p : params) {
-    std::string doc = p.doc + (p.settable ? " [settable at run time]" : "");
+    std::string doc = doc_of(p, true);
     std::snprintf(line, sizeof line, "%-22s %-22s %-30s %-22s %s\n", p.name.c_str(),
                   type_of(p).c_str(), p.default_text ? p.default_text->c_str() : "(required)",
                   range_of(p).c_str(), doc.c_str());
@@ -181,7 +190,10 @@ std::string reference_markdown(const Registry& r) {
       "loader, the validator, `skysim explain` and this page all read that declaration. "
       "Parameters go under `datacenters.DC.services.SVC.params` (or `host_overrides.I`); "
       "those marked run-time may be changed by a timeline `set:` entry. Units are described "
-      "in docs/scenarios.md.\n\n";
+      "in docs/scenarios.md. A scenario writes full-size values; at `scale` < 1 those marked "
+      "[x scale] reach the model times scale (rounded, at least 1 unless 0) and those marked "
+      "[/ scale] divided by it (docs/scenarios.md, \"Scale\"); a kind whose parameters carry "
+      "no mark documents its own rule.\n\n";
   for (const ServiceKind* k : r.kinds()) out += explain_kind(*k, true);
   out += explain_machine(true);
   return out;

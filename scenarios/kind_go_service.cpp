@@ -48,6 +48,7 @@
 #include "scenarios/machine.hpp"
 #include "scenarios/memcached_service.hpp"
 #include "scenarios/param_builder.hpp"
+#include "scenarios/param_scaling.hpp"
 #include "scenarios/scylla_service.hpp"
 #include "scenarios/service_client.hpp"
 #include "scenarios/staleness_metrics.hpp"
@@ -63,15 +64,17 @@ using sim::ParamType;
 
 std::vector<sim::ParamSpec> go_service_params() {
   std::vector<sim::ParamSpec> out = {
-      param("cores", ParamType::Count, "", "4",
-            "CPU cores of the host (assumption: a small service container); not scaled", 1, 4096),
-      param("gomaxprocs", ParamType::Count, "", "0", "GOMAXPROCS; 0 = cores (Go's default)", 0,
-            4096),
-      param("gomemlimit", ParamType::Size, "bytes", "0", "GOMEMLIMIT; 0 = none", 0, 1e15),
-      settable(param("memory_limit", ParamType::Size, "bytes", "0",
-                     "container memory limit: RSS above it is an OOM kill; 0 = none", 0, 1e15)),
-      param("baseline_live_heap", ParamType::Size, "bytes", "64MiB",
-            "long-lived heap of the process (assumption)", 0, 1e15),
+      extensive(param("cores", ParamType::Count, "", "4",
+                      "CPU cores of the host (assumption: a small service container)", 1, 4096)),
+      extensive(param("gomaxprocs", ParamType::Count, "", "0",
+                      "GOMAXPROCS; 0 = cores (Go's default)", 0, 4096)),
+      extensive(param("gomemlimit", ParamType::Size, "bytes", "0", "GOMEMLIMIT; 0 = none", 0,
+                      1e15)),
+      extensive(settable(param("memory_limit", ParamType::Size, "bytes", "0",
+                               "container memory limit: RSS above it is an OOM kill; 0 = none",
+                               0, 1e15))),
+      extensive(param("baseline_live_heap", ParamType::Size, "bytes", "64MiB",
+                      "long-lived heap of the process (assumption)", 0, 1e15)),
       settable(param("gc_paused", ParamType::Bool, "", "false",
                      "fault hook (go-gc-pause): while true the world is stopped")),
       param("log_policy", ParamType::Enum, "", "every",
@@ -81,10 +84,10 @@ std::vector<sim::ParamSpec> go_service_params() {
             std::nullopt, std::nullopt, {"every", "sampled", "rate_limited", "count"}),
       param("log_line_bytes", ParamType::Size, "bytes", "330",
             "one JSON log record with its newline (assumption, domain.md §1.5)", 1, 1e9),
-      param("log_drain", ParamType::Size, "bytes per second", "20MB",
-            "how fast the log collector reads the stderr pipe (assumption: a container "
-            "runtime's json-file driver on a busy node); 0 = infinitely fast",
-            0, 1e15),
+      extensive(param("log_drain", ParamType::Size, "bytes per second", "20MB",
+                      "how fast the log collector reads the stderr pipe (assumption: a "
+                      "container runtime's json-file driver on a busy node); 0 = infinitely fast",
+                      0, 1e15)),
       param("log_pipe_capacity", ParamType::Size, "bytes", "64KiB",
             "the stderr pipe's capacity (Linux default: 16 pages)", 4096, 1e9),
       param("log_write_lock", ParamType::Bool, "", "true",
@@ -98,7 +101,8 @@ std::vector<sim::ParamSpec> go_service_params() {
                      1, 65535)),
       settable(param("port_range_high", ParamType::Count, "", "60999",
                      "net.ipv4.ip_local_port_range, high end (Linux default). Settable, as "
-                     "port_range_low",
+                     "port_range_low. At `scale` the range keeps its low end and scale x its "
+                     "length (scenarios/machine.hpp PortRangeSysctl)",
                      1, 65535)),
       param("time_wait", ParamType::Duration, "", "60s",
             "TIME_WAIT length: TCP_TIMEWAIT_LEN, a kernel constant (domain.md §2.2)", 1, 1e15),
@@ -108,8 +112,12 @@ std::vector<sim::ParamSpec> go_service_params() {
                      "Settable: `sysctl -w` during the run applies to the next connect()",
                      0, 2)),
   };
-  // The Go runtime's and the scheduler's, shared with the dataplane kind.
-  for (sim::ParamSpec& p : go_runtime_params("1KiB")) out.push_back(std::move(p));
+  // The Go runtime's and the scheduler's, shared with the dataplane kind (which scales its own).
+  for (sim::ParamSpec& p : go_runtime_params("1KiB")) {
+    // A search of the shrunken range takes as long as one of the whole range.
+    if (p.name == "port_scan_cost") p = per_scaled_unit(std::move(p));
+    out.push_back(std::move(p));
+  }
   return out;
 }
 
@@ -159,6 +167,25 @@ std::string memcache_error(memcached::McStatus st) {
     case McStatus::kServerError: return "memcache_server_error";
   }
   return "memcache_error";
+}
+
+// This host's copy of the program, its steps' and clients' values at `scale` (a pool, a key
+// space: scenarios/param_scaling.hpp). A deploy edits the copy, scaling what it sets.
+std::shared_ptr<Program> scaled_program(const Program& written, double scale) {
+  auto p = std::make_shared<Program>(written);
+  if (scale == 1.0) return p;
+  static const std::vector<sim::ParamSpec> client_specs = client_params();
+  for (ClientSpec& c : p->clients) c.params = scaled_values(client_specs, c.params, scale);
+  std::function<void(std::vector<Step>&)> each = [&](std::vector<Step>& steps) {
+    for (Step& st : steps) {
+      for (const StepType& t : step_types()) {
+        if (t.kind == st.kind) st.params = scaled_values(t.params, st.params, scale);
+      }
+      each(st.body);
+    }
+  };
+  for (auto& [name, steps] : p->handlers) each(steps);
+  return p;
 }
 
 constexpr std::uint16_t kServicePort = 8080;  // assumption: every service listens on one port
@@ -264,13 +291,15 @@ class GoService final : public Instance {
       : Instance(ctx),
         sim_(w.sim()),
         // Its own copy: a deploy (a timeline change of a step or client) edits this host's build.
-        program_(ctx.program ? std::make_shared<Program>(*ctx.program) : nullptr),
+        program_(ctx.program ? scaled_program(*ctx.program, ctx.scale) : nullptr),
         machine_(ctx.machine.empty() ? nullptr : &w.machine(ctx.machine)),
         go_(w.sim(), go_config(ctx, machine_), machine_ ? &machine_->cpu() : nullptr),
         // A host of its own has the kernel a machine would: its own parameters of the same names.
         own_ns_(machine_ ? nullptr
                          : std::make_unique<net::NetNamespace>(
-                               w.sim(), machine_net_sysctl(ctx.params), ctx.path() + "/netns")),
+                               w.sim(), machine_net_sysctl(ctx.params, ctx.scale),
+                               ctx.path() + "/netns")),
+        own_port_range_(ctx.params, ctx.scale),
         ns_(machine_ ? machine_->ns() : *own_ns_),
         rng_(w.sim().stream("go-service/" + ctx.path())),
         pick_(w.sim().stream("go-service/" + ctx.path() + "/pick")),
@@ -750,7 +779,7 @@ class GoService final : public Instance {
       return;
     }
     if (name == "port_range_low" || name == "port_range_high") {  // a host of its own, too
-      set_port_range(ns_, name, v);
+      own_port_range_.set(ns_, name, v);
       return;
     }
     Instance::set(name, v);
@@ -769,6 +798,9 @@ class GoService final : public Instance {
     const std::size_t dot = key.rfind('.');
     const std::string_view owner = key.substr(0, dot);
     const std::string name(key.substr(dot + 1));
+    std::string why;
+    const sim::ParamSpec* spec = deployable_param(*program_, owner, name, why);
+    if (spec == nullptr) throw std::logic_error(path() + ": a deploy of " + std::string(key) + ": " + why);
     sim::ParamValues* params = nullptr;
     if (ClientSpec* c = program_->client_at(owner)) {
       params = &c->params;
@@ -777,7 +809,7 @@ class GoService final : public Instance {
     } else {  // the loader's deployable_param found it
       throw std::logic_error(path() + ": a deploy of " + std::string(key) + " found nothing");
     }
-    params->set(name, v);
+    params->set(name, scaled_value(*spec, v, context().scale));
     const std::string_view in_program = key.substr(key.find(kProgram) + kProgram.size());
     milestones_.push_back({sim_.now(), "deploy: " + std::string(in_program) + " = " + v.text +
                                            " (the process is replaced)"});
@@ -1714,6 +1746,7 @@ class GoService final : public Instance {
   goruntime::GoProcess go_;
   // A shared machine's socket table, or this host's own.
   std::unique_ptr<net::NetNamespace> own_ns_;
+  PortRangeSysctl own_port_range_;  // a host of its own: the range as written, for `sysctl -w`
   net::NetNamespace& ns_;
   sim::Rng& rng_;
   sim::Rng& pick_;
@@ -1774,17 +1807,17 @@ std::vector<sim::ParamSpec> machine_params() {
   for (sim::ParamSpec& p : go_service_params()) {
     if (kNames.contains(p.name)) out.push_back(std::move(p));
   }
-  out.push_back(param("memory", ParamType::Size, "bytes", "0",
+  out.push_back(extensive(param("memory", ParamType::Size, "bytes", "0",
                       "the machine's memory for its processes (a node's allocatable): their RSS "
                       "together above it is the kernel's OOM killer, which kills the process "
                       "with the most RSS, not necessarily the one allocating; 0 = not modelled",
-                      0, 1e15));
-  out.push_back(param("eviction_memory_available", ParamType::Size, "bytes", "100MiB",
+                      0, 1e15)));
+  out.push_back(extensive(param("eviction_memory_available", ParamType::Size, "bytes", "100MiB",
                       "the kubelet's hard eviction threshold: memory.available (memory minus the "
                       "processes' RSS) under it evicts the process with the most RSS (its default "
                       "memory.available<100Mi on Linux, kubernetes.io Node-pressure Eviction); "
                       "0 = no eviction",
-                      0, 1e15));
+                      0, 1e15)));
   out.push_back(param("eviction_period", ParamType::Duration, "", "10s",
                       "how often the kubelet's eviction manager looks (evictionMonitoringPeriod, "
                       "a constant of pkg/kubelet/kubelet.go)",
@@ -1828,7 +1861,7 @@ ServiceKind go_service_kind() {
             }
             sink_config(c);
             logger_config(c);
-            machine_net_sysctl(c.params);
+            machine_net_sysctl(c.params, c.scale);
           },
   };
 }

@@ -17,9 +17,10 @@ using sim::ParamType;
 
 std::vector<sim::ParamSpec> memcached_params() {
   return {
-      param("capacity_items", ParamType::Count, "items", "1M",
-            "items the LRU holds (assumption: the post-mortem gives no size, domain.md §1.4)", 1,
-            1e9),
+      extensive(param("capacity_items", ParamType::Count, "items", "1M",
+                      "items the LRU holds (assumption: the post-mortem gives no size, "
+                      "domain.md §1.4)",
+                      1, 1e9)),
       param("service_time", ParamType::Duration, "", "5us",
             "worker time per get or set (assumption: 100-200k small ops/s per thread)", 1, 1e10),
       param("worker_threads", ParamType::Count, "threads", "4", "memcached -t (default 4)", 1,

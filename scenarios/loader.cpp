@@ -15,6 +15,7 @@
 
 #include "scenarios/distributions.hpp"
 #include "scenarios/machine.hpp"
+#include "scenarios/param_scaling.hpp"
 #include "scenarios/units.hpp"
 #include "scenarios/yaml_aliases.hpp"
 #include "scenarios/program_loader.hpp"
@@ -332,7 +333,7 @@ class Loader {
       fill_defaults(c_, machine_kind(), body, pp, m.params);
       if (c_.diagnostics.empty()) {
         try {
-          machine_net_sysctl(m.params);
+          machine_net_sysctl(m.params, s_.scale);
         } catch (const std::invalid_argument& e) {
           const bool range = params.IsMap() && params["port_range_low"];
           c_.error(range ? params["port_range_low"] : params,
@@ -522,7 +523,9 @@ class Loader {
     if (!kind.check_config || !c_.diagnostics.empty()) return;
     for (int i = 0; i < s.hosts; ++i) {
       HostContext ctx{s.datacenter, s.name, kind.name, i, s.hosts, s_.scale,
-                      s.host_params[static_cast<std::size_t>(i)], s.program, ""};
+                      scaled_values(kind.params, s.host_params[static_cast<std::size_t>(i)],
+                                    s_.scale),
+                      s.program, ""};
       try {
         kind.check_config(ctx);
       } catch (const std::invalid_argument& e) {

@@ -1,8 +1,11 @@
 #include "scenarios/machine.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "models/goruntime/config.hpp"
+#include "scenarios/param_scaling.hpp"
 
 namespace skysim::scenarios {
 
@@ -12,22 +15,39 @@ namespace {
 constexpr std::uint32_t kOwnerStride = std::uint32_t{1} << 20;
 }  // namespace
 
-void set_port_range(net::NetNamespace& ns, std::string_view name, const sim::ParamValue& value) {
+PortRangeSysctl::PortRangeSysctl(const sim::ParamValues& p, double scale)
+    : written_lo_(static_cast<std::uint16_t>(p.count("port_range_low"))),
+      written_hi_(static_cast<std::uint16_t>(p.count("port_range_high"))),
+      scale_(scale) {}
+
+std::uint16_t PortRangeSysctl::hi() const {
+  if (scale_ == 1.0 || written_hi_ < written_lo_) return written_hi_;  // validate() names it
+  const double ports = static_cast<double>(written_hi_ - written_lo_ + 1);
+  const auto kept = std::max<std::int64_t>(1, std::llround(ports * scale_));
+  return static_cast<std::uint16_t>(written_lo_ + kept - 1);
+}
+
+void PortRangeSysctl::set(net::NetNamespace& ns, std::string_view name,
+                          const sim::ParamValue& value) {
   const auto port = static_cast<std::uint16_t>(value.integer);
   const bool low = name == "port_range_low";
-  const net::NetSysctl& now = ns.sysctl();
+  const std::uint16_t was = low ? written_lo_ : written_hi_;
+  (low ? written_lo_ : written_hi_) = port;
   try {
-    ns.set_port_range(low ? port : now.port_lo, low ? now.port_hi : port);
+    if (written_lo_ > written_hi_) throw std::invalid_argument("port_lo above port_hi");
+    ns.set_port_range(lo(), hi());
   } catch (const std::invalid_argument& e) {
+    (low ? written_lo_ : written_hi_) = was;
     throw std::invalid_argument(ns.name() + ": " + std::string(name) + " " + value.text + ": " +
                                 e.what() + " (set the other end first)");
   }
 }
 
-net::NetSysctl machine_net_sysctl(const sim::ParamValues& p) {
+net::NetSysctl machine_net_sysctl(const sim::ParamValues& p, double scale) {
+  const PortRangeSysctl range(p, scale);
   net::NetSysctl n;
-  n.port_lo = static_cast<std::uint16_t>(p.count("port_range_low"));
-  n.port_hi = static_cast<std::uint16_t>(p.count("port_range_high"));
+  n.port_lo = range.lo();
+  n.port_hi = range.hi();
   n.time_wait = p.duration("time_wait");
   n.tw_reuse = static_cast<int>(p.integer("tcp_tw_reuse"));
   n.validate();
@@ -35,10 +55,16 @@ net::NetSysctl machine_net_sysctl(const sim::ParamValues& p) {
 }
 
 Machine::Machine(sim::Simulation& sim, sim::MetricsRegistry& metrics, std::string path,
-                 const sim::ParamValues& params)
+                 const sim::ParamValues& written, double scale)
+    : Machine(sim, metrics, std::move(path), written,
+              scaled_values(machine_params(), written, scale), scale) {}
+
+Machine::Machine(sim::Simulation& sim, sim::MetricsRegistry& metrics, std::string path,
+                 const sim::ParamValues& written, const sim::ParamValues& params, double scale)
     : sim_(sim),
       path_(std::move(path)),
-      ns_(sim, machine_net_sysctl(params), path_ + "/netns"),
+      port_range_(written, scale),
+      ns_(sim, machine_net_sysctl(written, scale), path_ + "/netns"),
       cpu_(sim, static_cast<int>(params.count("cores")),
            goruntime::parse_core_sharing(params.choice("core_sharing")),
            params.duration("time_slice")),
@@ -113,7 +139,7 @@ void Machine::set(std::string_view name, const sim::ParamValue& value) {
     return;
   }
   if (name == "port_range_low" || name == "port_range_high") {
-    set_port_range(ns_, name, value);
+    port_range_.set(ns_, name, value);
     return;
   }
   throw std::logic_error("machine " + path_ + ": " + std::string(name) +

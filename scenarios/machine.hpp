@@ -48,11 +48,28 @@ namespace skysim::scenarios {
 // The parameters a machine declares; a service on a machine may not set them itself. The specs
 // are the go-service's own (kind_go_service.cpp), so both read the same, and `memory`.
 std::vector<sim::ParamSpec> machine_params();
-// Their kernel part, as the socket table takes it; validate() throws naming the field.
-net::NetSysctl machine_net_sysctl(const sim::ParamValues& p);
-// A timeline's `port_range_low` or `port_range_high` (`sysctl -w net.ipv4.ip_local_port_range`)
-// on a socket table: the other end kept; an empty range throws, naming the value.
-void set_port_range(net::NetNamespace& ns, std::string_view name, const sim::ParamValue& value);
+// Their kernel part, as the socket table takes it at `scale` (the port range's length shrinks
+// from its low end: PortRangeSysctl); validate() throws naming the field.
+net::NetSysctl machine_net_sysctl(const sim::ParamValues& p, double scale);
+
+// net.ipv4.ip_local_port_range as the scenario writes it (full size) and as the simulated
+// kernel has it: at `scale` the range keeps its low end and scale × its length (28,232 ports
+// from 32768 are 1,412 from 32768 at 0.05), as the dataplane kind's. The pair written is kept,
+// so a `sysctl -w` of one end during a run scales the range the two ends make.
+class PortRangeSysctl {
+ public:
+  PortRangeSysctl(const sim::ParamValues& p, double scale);
+  std::uint16_t lo() const { return written_lo_; }
+  std::uint16_t hi() const;  // simulated
+  // A timeline's `port_range_low` or `port_range_high` on the socket table: the other end as
+  // written kept; an empty range throws, naming the value.
+  void set(net::NetNamespace& ns, std::string_view name, const sim::ParamValue& value);
+
+ private:
+  std::uint16_t written_lo_;
+  std::uint16_t written_hi_;
+  double scale_;
+};
 
 class Machine {
  public:
@@ -60,8 +77,9 @@ class Machine {
   // process's sockets in TIME_WAIT), machine.runnable_threads (threads wanting a core),
   // machine.rss_bytes (the live processes' RSS together), machine.oom_kills (the kernel's) and
   // machine.processes (placed on it).
+  // `params` as the machine spec has them (full size), scaled here by `scale`.
   Machine(sim::Simulation& sim, sim::MetricsRegistry& metrics, std::string path,
-          const sim::ParamValues& params);
+          const sim::ParamValues& params, double scale = 1.0);
   Machine(const Machine&) = delete;
   Machine& operator=(const Machine&) = delete;
 
@@ -96,8 +114,11 @@ class Machine {
   void set(std::string_view name, const sim::ParamValue& value);
 
  private:
+  Machine(sim::Simulation& sim, sim::MetricsRegistry& metrics, std::string path,
+          const sim::ParamValues& written, const sim::ParamValues& params, double scale);
   sim::Simulation& sim_;
   std::string path_;
+  PortRangeSysctl port_range_;
   net::NetNamespace ns_;
   goruntime::HostCpu cpu_;
   std::int64_t memory_;  // bytes; 0 = not modelled

@@ -32,6 +32,20 @@ inline sim::ParamSpec settable(sim::ParamSpec s) {
   return s;
 }
 
+// An amount of the host that `scale` shrinks with it (cores, memory, a pool, a key space):
+// the model sees value × scale (scenarios/param_scaling.hpp).
+inline sim::ParamSpec extensive(sim::ParamSpec s) {
+  s.scaling = sim::Scaling::Extensive;
+  return s;
+}
+
+// A cost per unit of an extensive amount, so that the shrunken amount costs what the whole one
+// does (a port search's time per port): the model sees value / scale.
+inline sim::ParamSpec per_scaled_unit(sim::ParamSpec s) {
+  s.scaling = sim::Scaling::Inverse;
+  return s;
+}
+
 // A String parameter that lists clients of the scenario's sources (checked by the loader).
 inline sim::ParamSpec naming_clients(sim::ParamSpec s) {
   s.names_clients = true;

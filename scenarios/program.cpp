@@ -16,7 +16,8 @@ sim::ParamSpec required(sim::ParamSpec s) {
 }
 // `keys`: how many keys a cache or fdb step draws from, uniformly.
 sim::ParamSpec key_space() {
-  return param("keys", ParamType::Count, "keys", "100k", "the key space (uniform)", 1, 1e9);
+  return extensive(
+      param("keys", ParamType::Count, "keys", "100k", "the key space (uniform)", 1, 1e9));
 }
 
 // on_read per_shard's placement: follower_pages (the inboxes it writes) and read_set (the one it
@@ -84,7 +85,8 @@ const std::vector<StepType>& step_types() {
               "task (tasks_from: page), so a fan-out writes that follower's timeline; uniform: a "
               "key drawn uniformly among `keys` (a user opening their own timeline)",
               std::nullopt, std::nullopt, {"none", "cache", "item", "uniform"}),
-        param("keys", ParamType::Count, "keys", "100k", "key: uniform: the key space", 1, 4e9),
+        extensive(param("keys", ParamType::Count, "keys", "100k", "key: uniform: the key space",
+                        1, 4e9)),
         param("on_error", ParamType::Enum, "", "fail",
               "fail: the handler returns the error; continue: it is counted and the handler "
               "goes on; log_and_fail / log_and_continue: the same after one log.Error line "
@@ -117,9 +119,10 @@ const std::vector<StepType>& step_types() {
                              "comma-separated clients (of the scenario's sources) whose requests "
                              "name keys of a separate cold space, uniform among cold_keys (a "
                              "backfill walking old posts); \"\" = none")),
-        param("cold_keys", ParamType::Count, "keys", "50M",
-              "cold_clients: the cold key space (assumption, as the dataplane kind's cold posts)",
-              1, 1e12),
+        extensive(param("cold_keys", ParamType::Count, "keys", "50M",
+                        "cold_clients: the cold key space (assumption, as the dataplane kind's "
+                        "cold posts)",
+                        1, 1e12)),
         param("value_bytes", ParamType::Size, "bytes", "1KiB", "item size a fill stores", 0, 1e6),
         param("fill", ParamType::Bool, "", "true", "mc.Set after a miss the on_miss steps served"),
         param("on_error", ParamType::Enum, "", "miss",
@@ -326,10 +329,10 @@ std::vector<std::string> step_type_names() {
 
 std::vector<sim::ParamSpec> client_params() {
   return {
-      param("max_idle", ParamType::Count, "connections", "2",
-            "idle connections kept per target host (net/http DefaultMaxIdleConnsPerHost = 2; "
-            "gomemcache DefaultMaxIdleConns = 2)",
-            1, 1e6),
+      extensive(param("max_idle", ParamType::Count, "connections", "2",
+                      "idle connections kept per target host (net/http "
+                      "DefaultMaxIdleConnsPerHost = 2; gomemcache DefaultMaxIdleConns = 2)",
+                      1, 1e6)),
       param("timeout", ParamType::Duration, "", "0",
             "deadline of one call from dial to reply (http.Client.Timeout); 0 = none, Go's zero "
             "value",

@@ -15,6 +15,7 @@
 #include "scenarios/datacenter_fingerprint.hpp"
 #include "scenarios/loader.hpp"
 #include "scenarios/machine.hpp"
+#include "scenarios/param_scaling.hpp"
 #include "scenarios/stream_families.hpp"
 #include "scenarios/units.hpp"
 #include "sim/json.hpp"
@@ -246,7 +247,8 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const Registry& registry)
   for (const auto& dc : scenario.datacenters) {
     for (const MachineSpec& m : dc.machines) {
       for (int i = 0; i < m.count; ++i) {
-        world_->add_machine(std::make_unique<Machine>(*sim_, metrics_, m.path(i), m.params));
+        world_->add_machine(
+            std::make_unique<Machine>(*sim_, metrics_, m.path(i), m.params, scenario.scale));
       }
     }
   }
@@ -261,7 +263,8 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, const Registry& registry)
                         i,
                         svc.hosts,
                         scenario.scale,
-                        svc.host_params[static_cast<std::size_t>(i)],
+                        scaled_values(kind->params, svc.host_params[static_cast<std::size_t>(i)],
+                                      scenario.scale),
                         svc.program,
                         svc.machine.empty() ? std::string()
                                             : machine_path(dc.name, svc.machine, i)};
@@ -318,11 +321,17 @@ void ScenarioRun::schedule_timeline() {
       for (const Action& a : e->actions) {
         switch (a.type) {
           case ActionType::SetParam:
-            world_->find(a.target)->set(a.param, a.value);
+            set_host_param(a.target, a.param, a.value);
             break;
-          case ActionType::SetMachineParam:
-            world_->machine(a.target).set(a.param, a.value);
+          case ActionType::SetMachineParam: {
+            static const std::vector<sim::ParamSpec> machine_specs = machine_params();
+            const auto spec = std::find_if(machine_specs.begin(), machine_specs.end(),
+                                           [&](const sim::ParamSpec& p) { return p.name == a.param; });
+            world_->machine(a.target).set(
+                a.param, spec != machine_specs.end() ? scaled_value(*spec, a.value, scenario_.scale)
+                                                     : a.value);
             break;
+          }
           case ActionType::Crash:
             metrics_.counter("host.crashes", {{"host", a.target}}).add();
             world_->find(a.target)->crash();
@@ -542,6 +551,17 @@ void ScenarioRun::advance_to(sim::Time t) {
     sampler_started_ = true;
   }
   sim_->run_until(t);
+}
+
+bool ScenarioRun::set_host_param(const std::string& target, const std::string& param,
+                                 const sim::ParamValue& written) {
+  Instance* host = world_->find(target);
+  if (host == nullptr) return false;
+  // A deploy's path into a program is no parameter of the kind: the host scales it against
+  // its step or client.
+  const sim::ParamSpec* spec = registry_.find(host->context().kind)->param(param);
+  host->set(param, spec ? scaled_value(*spec, written, scenario_.scale) : written);
+  return true;
 }
 
 bool ScenarioRun::set_source_rate(const std::string& name, double per_s) {

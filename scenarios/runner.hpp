@@ -100,6 +100,11 @@ class ScenarioRun {
   // Sets a source's rate (per second, before `scale`) now, exactly as a timeline
   // `sources.NAME.rate` entry does. Returns false when no source has that name.
   bool set_source_rate(const std::string& name, double per_s);
+  // Sets a host's parameter now, `written` as a scenario writes it (full size), scaled as the
+  // host's were when it was built, exactly as a timeline `set:` does. False when no host has
+  // that path.
+  bool set_host_param(const std::string& host, const std::string& param,
+                      const sim::ParamValue& written);
 
   // On a failed invariant, run() replays the run to find the event that broke it (up to two
   // more runs, on a failure only). Off for runs steered from outside their scenario (a fork

@@ -47,6 +47,14 @@ enum class ParamType {
 
 const char* to_string(ParamType t);
 
+// How a scenario's `scale` (its size knob, docs/scenarios.md "Scale") changes a parameter's
+// value before the model sees it. The value written in a scenario is always the full-size one.
+enum class Scaling {
+  None,       // does not shrink with the host: times, per-object sizes, limits of the kernel or Go
+  Extensive,  // an amount the host has (cores, memory, a pool, a key space): times `scale`
+  Inverse,    // a cost per unit of an extensive amount (a port search's per-port time): / scale
+};
+
 // One declared parameter. `default_text` empty = required. min/max bound the value in the
 // type's base unit (ns, bytes, per-second, fraction); for distributions they bound the mean.
 struct ParamSpec {
@@ -62,6 +70,7 @@ struct ParamSpec {
   // String: a comma-separated list of clients of the scenario's sources; a value given in the
   // scenario must name only clients some source has (a typo would silently match nothing).
   bool names_clients = false;
+  Scaling scaling = Scaling::None;
 };
 
 // What a distribution's samples measure, so a service time cannot be given as "5GiB".

@@ -865,15 +865,20 @@ TEST_CASE("go-service: a deploy names what it changes, and wiring cannot be depl
 }
 
 TEST_CASE(
-    "go-service: april-in-yaml's band-aid and Wednesday variants carry the replay's deploys") {
+    "go-service: april-in-yaml's band-aid, Wednesday and replay variants carry the replay's "
+    "deploys") {
   const std::string text = source_file("scenarios/april-in-yaml.yaml");
-  auto deploys = [&](const std::string& variant) {
+  auto load_variant = [&](const std::string& variant) {
     LoadOptions o;
     o.overrides.push_back(parse_override("variant=" + variant));
-    Scenario s = load_scenario_text(text, "april-in-yaml.yaml", builtin_registry(), o);
+    return load_scenario_text(text, "april-in-yaml.yaml", builtin_registry(), o);
+  };
+  auto deploys = [&](const std::string& variant) {
+    Scenario s = load_variant(variant);
     std::vector<std::string> out;
     for (const auto& e : s.timeline) {
       for (const auto& a : e.actions) {
+        if (a.param.find(".program.") == std::string::npos) continue;
         out.push_back(sim::format_iso8601(s.epoch_unix_ns + e.at) + " " + a.target + " " +
                       a.param.substr(a.param.find(".program.") + 9) + "=" + a.value.text);
       }
@@ -887,6 +892,18 @@ TEST_CASE(
         std::vector<std::string>{
             "2026-04-08T15:00:00Z east/dataplane/0 handlers.GetPostRecord.0.errgroup.limit=50",
             "2026-04-08T17:00:00Z east/dataplane/0 clients.mc.dialer=fixed_source"});
+  // The whole period at the replay's default size, with its three deploys and Monday's load.
+  CHECK(deploys("replay") ==
+        std::vector<std::string>{
+            "2026-04-06T17:00:00Z east/dataplane/0 clients.mc.dialer=random_loopback",
+            "2026-04-08T15:00:00Z east/dataplane/0 handlers.GetPostRecord.0.errgroup.limit=50",
+            "2026-04-08T17:00:00Z east/dataplane/0 clients.mc.dialer=fixed_source"});
+  Scenario replay = load_variant("replay");
+  CHECK(replay.scale == 0.05);
+  CHECK(sim::format_iso8601(replay.epoch_unix_ns) == "2026-04-03T12:00:00Z");
+  REQUIRE(!replay.timeline.empty());
+  CHECK(replay.timeline.front().actions.at(0).type == ActionType::SetSourceRate);
+  CHECK(replay.timeline.front().actions.at(0).value.number == Approx(0.05));
 }
 
 namespace {
