@@ -4,7 +4,10 @@ composition (scenarios/april-in-yaml.yaml --set variant=replay), at the instants
 docs/april-2026.md's default-run table.
 
 Usage: python3 scripts/april_replay_table.py KIND_RUN_DIR COMPOSED_RUN_DIR
-(each the --out of one `skysim run`; the kind's run with its west sources disabled)."""
+       python3 scripts/april_replay_table.py --seeds KIND_PREFIX COMPOSED_PREFIX SEED...
+(each a --out of one `skysim run`; the kind's run with its west sources disabled). The first
+form prints the hour table of one seed; the second, over the runs PREFIX-SEED of each, the
+mean [95 % CI] of each figure at Monday 16:00 (the spiral's height) and at the end."""
 import csv
 import sys
 
@@ -49,7 +52,36 @@ def cell(row, column, factor):
     return f"{v:,.0f}"
 
 
+def ci(values):
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return f"{mean:,.0f}"
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    # Student's t at 97.5 % for n - 1 degrees of freedom (n <= 31 here).
+    t = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+         2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+         2.060, 2.056, 2.052, 2.048, 2.045, 2.042][min(n - 2, 29)]
+    h = t * (var / n) ** 0.5
+    return f"{mean:,.0f} [{mean - h:,.0f}, {mean + h:,.0f}]"
+
+
+def seeds_table(kind_prefix, composed_prefix, seeds):
+    at = {"Mon 06 16:00": "2026-04-06T16:00", "Wed 08 18:00 (end)": "2026-04-08T18:00"}
+    runs = [(rows_at(f"{kind_prefix}-{s}"), rows_at(f"{composed_prefix}-{s}")) for s in seeds]
+    print(f"| figure (n = {len(seeds)}) | instant | dataplane kind | composition |")
+    print("|---|---|---|---|")
+    for name, k, c, x in FIGURES:
+        for label, when in at.items():
+            kv = [float(r[0][when][k] or 0) * x for r in runs]
+            cv = [float(r[1][when][c] or 0) * x for r in runs]
+            print(f"| {name} | {label} | {ci(kv)} | {ci(cv)} |")
+
+
 def main():
+    if len(sys.argv) >= 5 and sys.argv[1] == "--seeds":
+        seeds_table(sys.argv[2], sys.argv[3], sys.argv[4:])
+        return
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     kind, composed = rows_at(sys.argv[1]), rows_at(sys.argv[2])

@@ -7,10 +7,12 @@
 # --scale S runs both at scale S instead of the full host (the composition scales its host's
 # amounts as the kind does: docs/scenarios.md, "Scale").
 # Usage: scripts/compare-april-composition.sh [--seeds 1..8] [--jobs 2] [--out DIR] [--skysim BIN]
-#        [--scale S]
+#        [--scale S] [--variant NAME] [--duration D] [--set PATH=VALUE]...
+# --variant names a variant both files have (postmortem); --set is passed to both runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seeds=1..8 jobs=2 out=compare-april-composition bin=build/default/app/skysim scale=1
+duration=1h extra=()
 while (($#)); do
   case $1 in
     --seeds) seeds=$2; shift 2 ;;
@@ -18,7 +20,11 @@ while (($#)); do
     --out) out=$2; shift 2 ;;
     --skysim) bin=$2; shift 2 ;;
     --scale) scale=$2; shift 2 ;;
-    *) echo "$0: unknown argument '$1' (--seeds, --jobs, --out, --skysim, --scale)" >&2; exit 2 ;;
+    --variant) extra+=(--set "variant=$2"); shift 2 ;;
+    --duration) duration=$2; shift 2 ;;
+    --set) extra+=(--set "$2"); shift 2 ;;
+    *) echo "$0: unknown argument '$1' (--seeds, --jobs, --out, --skysim, --scale, --variant," \
+         "--duration, --set)" >&2; exit 2 ;;
   esac
 done
 [[ -x $bin ]] || { echo "$0: no skysim at $bin (build first: scripts/build.sh)" >&2; exit 2; }
@@ -26,8 +32,9 @@ monday=2026-04-06T08:00:00Z
 source scripts/april-east-replay.sh
 april_east_replay $monday
 "$bin" compare scenarios/april-2026-outage.yaml --seeds "$seeds" -j "$jobs" --no-plots \
-  --out "$out/replay" --set epoch=$monday --set 'timeline=[]' --set duration=1h \
-  "${april_east_replay[@]}" --set scale="$scale" >/dev/null
+  --out "$out/replay" --set epoch=$monday --set 'timeline=[]' --set duration="$duration" \
+  "${april_east_replay[@]}" --set scale="$scale" "${extra[@]}" >/dev/null
 "$bin" compare scenarios/april-in-yaml.yaml --seeds "$seeds" -j "$jobs" --no-plots \
-  --out "$out/composed" --set epoch=$monday --set duration=1h --set scale="$scale" >/dev/null
+  --out "$out/composed" --set epoch=$monday --set duration="$duration" --set scale="$scale" \
+  "${extra[@]}" >/dev/null
 python3 scripts/april_composition_table.py "$out/replay/compare.csv" "$out/composed/compare.csv"

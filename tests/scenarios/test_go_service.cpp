@@ -865,8 +865,8 @@ TEST_CASE("go-service: a deploy names what it changes, and wiring cannot be depl
 }
 
 TEST_CASE(
-    "go-service: april-in-yaml's band-aid, Wednesday and replay variants carry the replay's "
-    "deploys") {
+    "go-service: april-in-yaml's band-aid, Wednesday, replay and postmortem variants are the "
+    "replay's") {
   const std::string text = source_file("scenarios/april-in-yaml.yaml");
   auto load_variant = [&](const std::string& variant) {
     LoadOptions o;
@@ -904,6 +904,13 @@ TEST_CASE(
   REQUIRE(!replay.timeline.empty());
   CHECK(replay.timeline.front().actions.at(0).type == ActionType::SetSourceRate);
   CHECK(replay.timeline.front().actions.at(0).value.number == Approx(0.05));
+  // The post-mortem's account, as the dataplane kind's variant of that name.
+  Scenario pm = load_variant("postmortem");
+  const sim::ParamValues& host = pm.datacenters.at(0).services.at(2).host_params.at(0);
+  CHECK(pm.datacenters.at(0).services.at(2).name == "dataplane");
+  CHECK_FALSE(host.flag("log_write_lock"));
+  CHECK_FALSE(host.flag("sysmon_parks"));
+  CHECK(host.choice("core_sharing") == "processor_sharing");
 }
 
 namespace {
