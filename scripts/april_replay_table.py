@@ -5,7 +5,8 @@ docs/april-2026.md's default-run table.
 
 Usage: python3 scripts/april_replay_table.py KIND_RUN_DIR COMPOSED_RUN_DIR
        python3 scripts/april_replay_table.py --seeds KIND_PREFIX COMPOSED_PREFIX SEED...
-(each a --out of one `skysim run`; the kind's run with its west sources disabled). The first
+(each a --out of one `skysim run`: the default replay, or with its west sources disabled
+against a composition without the west). The first
 form prints the hour table of one seed; the second, over the runs PREFIX-SEED of each, the
 mean [95 % CI] of each figure at Monday 16:00 (the spiral's height) and at the end."""
 import csv
@@ -24,6 +25,8 @@ FIGURES = [
      "go.stw_peak_ns{host=east/dataplane/0}", 1e-3),
     ("OOM kills (cum.)", "go.oom_kills{dc=east,host=east/dataplane/0}",
      "go.oom_kills{host=east/dataplane/0}", 1),
+    ("west threads (the healthy control)", "go.threads{dc=west,host=west/dataplane/0}",
+     "go.threads{host=west/dataplane/0}", 1),
     ("users good (cum.)", "user.requests.good{dc=east}", "user.requests.good{dc=east}", 1),
     ("users bad (cum.)", "user.requests.bad{dc=east}", "user.requests.bad{dc=east}", 1),
 ]
@@ -46,8 +49,8 @@ def rows_at(run_dir):
 
 
 def cell(row, column, factor):
-    if column not in row:
-        sys.exit(f"no column {column}")
+    if column not in row:  # a run without the west
+        return "-"
     v = float(row[column] or 0) * factor
     return f"{v:,.0f}"
 
@@ -73,6 +76,8 @@ def seeds_table(kind_prefix, composed_prefix, seeds):
     print("|---|---|---|---|")
     for name, k, c, x in FIGURES:
         for label, when in at.items():
+            if any(k not in r[0][when] or c not in r[1][when] for r in runs):
+                continue  # runs without the west
             kv = [float(r[0][when][k] or 0) * x for r in runs]
             cv = [float(r[1][when][c] or 0) * x for r in runs]
             print(f"| {name} | {label} | {ci(kv)} | {ci(cv)} |")

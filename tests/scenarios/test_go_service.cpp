@@ -896,9 +896,19 @@ TEST_CASE(
   CHECK(deploys("replay") ==
         std::vector<std::string>{
             "2026-04-06T17:00:00Z east/dataplane/0 clients.mc.dialer=random_loopback",
+            "2026-04-06T17:00:00Z west/dataplane/0 clients.mc.dialer=random_loopback",
             "2026-04-08T15:00:00Z east/dataplane/0 handlers.GetPostRecord.0.errgroup.limit=50",
-            "2026-04-08T17:00:00Z east/dataplane/0 clients.mc.dialer=fixed_source"});
+            "2026-04-08T15:00:00Z west/dataplane/0 handlers.GetPostRecord.0.errgroup.limit=50",
+            "2026-04-08T17:00:00Z east/dataplane/0 clients.mc.dialer=fixed_source",
+            "2026-04-08T17:00:00Z west/dataplane/0 clients.mc.dialer=fixed_source"});
   Scenario replay = load_variant("replay");
+  // The west is the east's copy, its own hosts, with users only.
+  REQUIRE(replay.datacenters.size() == 2);
+  CHECK(replay.datacenters.at(1).name == "west");
+  CHECK(replay.datacenters.at(1).services.size() == replay.datacenters.at(0).services.size());
+  int west_sources = 0;
+  for (const auto& src : replay.sources) west_sources += src.from == "west" ? 1 : 0;
+  CHECK(west_sources == 2);
   CHECK(replay.scale == 0.05);
   CHECK(sim::format_iso8601(replay.epoch_unix_ns) == "2026-04-03T12:00:00Z");
   REQUIRE(!replay.timeline.empty());
