@@ -80,7 +80,9 @@ std::vector<analysis::RunReportInputs::KindPanels> kind_panels(
                                    kind->params, svc.host_params[static_cast<std::size_t>(i)],
                                    s.scale)
                              : svc.host_params[static_cast<std::size_t>(i)],
-                        nullptr, ""});
+                        nullptr,
+                        svc.machine.empty() ? std::string()
+                                            : scenarios::machine_path(dc.name, svc.machine, i)});
       }
     }
   }

@@ -9,6 +9,7 @@
 
 #include "models/dataplane/data_plane_host.hpp"
 #include "scenarios/go_runtime_params.hpp"
+#include "scenarios/go_service_panels.hpp"
 #include "scenarios/param_builder.hpp"
 
 namespace skysim::scenarios {
@@ -464,22 +465,11 @@ class DataPlaneInstance final : public Instance {
   std::string datacenter_;
 };
 
-// A limit line per distinct value; labelled with the host when the hosts differ.
+// A limit line per distinct value of a host's configuration (scenarios/go_service_panels.hpp).
 std::vector<sim::PanelLimit> limit_lines(const std::vector<HostContext>& hosts,
                                          const std::string& what,
                                          double (*value)(const DataPlaneConfig&)) {
-  std::vector<std::pair<double, std::string>> seen;
-  for (const auto& h : hosts) {
-    double v = value(config_from(h));
-    if (v <= 0) continue;  // 0 = no limit configured
-    auto same = std::find_if(seen.begin(), seen.end(), [v](const auto& e) { return e.first == v; });
-    if (same == seen.end()) seen.emplace_back(v, h.path());
-  }
-  std::vector<sim::PanelLimit> out;
-  for (const auto& [v, host] : seen) {
-    out.push_back({seen.size() > 1 ? what + " (" + host + ")" : what, v});
-  }
-  return out;
+  return panel_limits(hosts, what, [value](const HostContext& h) { return value(config_from(h)); });
 }
 
 // The on-call view of the April 2026 outage (docs/april-2026.md): the series the post-mortem

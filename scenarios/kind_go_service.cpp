@@ -42,6 +42,7 @@
 #include "scenarios/fdb_service.hpp"
 #include "scenarios/follow_graph_service.hpp"
 #include "scenarios/go_runtime_params.hpp"
+#include "scenarios/go_service_panels.hpp"
 #include "scenarios/host_address.hpp"
 #include "scenarios/hyper_detector_service.hpp"
 #include "scenarios/interning_books.hpp"
@@ -1843,6 +1844,7 @@ ServiceKind go_service_kind() {
       },
       .runs_program = true,
       .runs_on_machines = true,
+      .report_panels = go_service_panels,
       .check_config =
           [](const HostContext& c) {
             if (c.params.count("port_range_low") > c.params.count("port_range_high")) {

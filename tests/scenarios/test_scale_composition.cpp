@@ -11,6 +11,8 @@
 
 #include "scenarios/param_scaling.hpp"
 #include "scenarios/explain.hpp"
+#include "scenarios/loader.hpp"
+#include "sim/report_panel.hpp"
 #include "scenarios/param_builder.hpp"
 #include "scenario_fixtures.hpp"
 
@@ -210,4 +212,35 @@ TEST_CASE("scale: explain marks what scales") {
   CHECK(text.find("GOMAXPROCS; 0 = cores (Go's default) [x scale]") != std::string::npos);
   CHECK(text.find("[/ scale]") != std::string::npos);  // port_scan_cost
   CHECK(explain_machine(false).find("[x scale]") != std::string::npos);
+}
+
+TEST_CASE("scale: a go-service's report panels draw the limits its hosts were built with") {
+  // april-in-yaml at the replay's size: the limits a report draws are the scaled host's.
+  LoadOptions o;
+  o.overrides.push_back(parse_override("scale=0.05"));
+  Scenario s = load_scenario_file(std::string(SKYSIM_SOURCE_DIR) + "/scenarios/april-in-yaml.yaml",
+                                  builtin_registry(), o);
+  const ServiceKind& kind = *builtin_registry().find("go-service");
+  std::vector<HostContext> hosts;
+  for (const auto& svc : s.datacenters.at(0).services) {
+    if (svc.kind != "go-service") continue;
+    hosts.push_back({"east", svc.name, svc.kind, 0, 1, s.scale,
+                     scaled_values(kind.params, svc.host_params.at(0), s.scale), nullptr, ""});
+  }
+  REQUIRE(hosts.size() == 1);
+  std::map<std::string, std::vector<sim::PanelLimit>> limits;
+  for (const sim::ReportPanel& p : kind.report_panels(hosts)) limits[p.series.at(0)] = p.limits;
+  REQUIRE(limits["go.threads"].size() == 1);
+  CHECK(limits["go.threads"][0].value == 10000);          // Go's limit: not scaled
+  REQUIRE(limits["net.time_wait"].size() == 1);
+  CHECK(limits["net.time_wait"][0].value == 1412);        // 28,232 ports x 0.05
+  REQUIRE(limits["go.rss_bytes"].size() == 2);
+  CHECK(limits["go.rss_bytes"][0].label == "GOMEMLIMIT");
+  CHECK(limits["go.rss_bytes"][0].value == Approx(3.0 * (1 << 30) * 0.05).margin(1));  // to the byte
+  CHECK(limits["go.rss_bytes"][1].value == Approx(3500.0 * (1 << 20) * 0.05).margin(1));
+  // Without a scale the full host's.
+  hosts[0].params = s.datacenters.at(0).services.at(2).host_params.at(0);
+  hosts[0].scale = 1;
+  for (const sim::ReportPanel& p : kind.report_panels(hosts)) limits[p.series.at(0)] = p.limits;
+  CHECK(limits["net.time_wait"][0].value == 28232);
 }
