@@ -40,6 +40,8 @@ TEST_CASE("skysim selftest --quick passes and prints one table") {
                       "equally: threads climb") != std::string::npos);
   CHECK(one.text.find("April, the post-mortem's account (variant postmortem)") !=
         std::string::npos);
+  CHECK(one.text.find("April as a composition (april-in-yaml, variant replay): Monday threads "
+                      "climb") != std::string::npos);
   CHECK(count(one.text, "PASS") >= 30);
 
   // Parallel replications write their own slots: the table is the same for any --jobs.
