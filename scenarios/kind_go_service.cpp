@@ -801,7 +801,9 @@ class GoService final : public Instance {
     const std::string name(key.substr(dot + 1));
     std::string why;
     const sim::ParamSpec* spec = deployable_param(*program_, owner, name, why);
-    if (spec == nullptr) throw std::logic_error(path() + ": a deploy of " + std::string(key) + ": " + why);
+    if (spec == nullptr) {  // the loader's deployable_param let it through
+      throw std::logic_error(path() + ": a deploy of " + std::string(key) + ": " + why);
+    }
     sim::ParamValues* params = nullptr;
     if (ClientSpec* c = program_->client_at(owner)) {
       params = &c->params;

@@ -509,9 +509,34 @@ class Loader {
       }
     }
     check_config(*kind, s, params, pp, n["host_overrides"], join(path, "host_overrides"));
+    if (!s.machine.empty()) check_pinned_cores(*kind, machines, s, params, pp);
     check_peers(*kind, dc, s, params, pp);
     services_[dc + "." + s.name] = ServiceEntry{kind, std::move(program), s.hosts};
     return s;
+  }
+
+  // A Scylla node pins shards_per_node of its machine's cores (Machine::place_pinned) and at
+  // least one must stay shared. `scale` shrinks the machine's cores, not a node's shards.
+  void check_pinned_cores(const ServiceKind& kind, const std::vector<MachineSpec>& machines,
+                          const ServiceSpec& s, const YAML::Node& params, const std::string& pp) {
+    if (kind.param("shards_per_node") == nullptr || !c_.diagnostics.empty()) return;
+    std::vector<std::string> names;
+    const MachineSpec* m = find_machine(machines, s.machine, names);
+    if (m == nullptr) return;
+    const std::int64_t cores =
+        scaled_value(*machine_kind().param("cores"), m->params.get("cores"), s_.scale).integer;
+    for (const sim::ParamValues& host : s.host_params) {
+      const std::int64_t pinned = host.count("shards_per_node");
+      if (pinned < cores) continue;
+      const bool here = params.IsMap() && params["shards_per_node"];
+      c_.error(here ? params["shards_per_node"] : params,
+               here ? join(pp, "shards_per_node") : pp,
+               "a node pins " + std::to_string(pinned) + " shards on machine '" + m->name +
+                   "' of " + std::to_string(cores) + " cores" +
+                   (s_.scale != 1.0 ? " (its cores at scale " + format_real(s_.scale) + ")" : ""),
+               "shards_per_node below the machine's cores: at least one stays shared");
+      return;
+    }
   }
 
   // The kind's own cross-parameter checks, on each host's merged parameters; one error per

@@ -711,8 +711,11 @@ TEST_CASE("machines: a Scylla node's shards take their cores out of the machine'
   REQUIRE(apart.result.invariants_hold());
   CHECK(mean_latency_ms(apart, "east/api/0") < 1.05);
   SECTION("pinning every core, a node's machine missing, or pinning after others is one error") {
+    // The loader sees it (a located error, `skysim validate` too), before the machine would.
     CHECK_THAT(build_error(replace(kPinned, "shards_per_node: 3", "shards_per_node: 4")),
-               Catch::Contains("cannot pin 4 of the 4 shared cores: at least one stays shared"));
+               Catch::Contains("shards_per_node: a node pins 4 shards on machine 'node' of 4 "
+                               "cores (expected shards_per_node below the machine's cores: at "
+                               "least one stays shared)"));
     CHECK_THAT(build_error(replace(kPinned, "nodes: 1,", "nodes: 2,")),
                Catch::Contains("node 1 has no machine east/node/1"));
     // Declared below the api: the api's Go process was placed (and took its GOMAXPROCS) first.

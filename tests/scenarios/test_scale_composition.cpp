@@ -244,3 +244,37 @@ TEST_CASE("scale: a go-service's report panels draw the limits its hosts were bu
   for (const sim::ReportPanel& p : kind.report_panels(hosts)) limits[p.series.at(0)] = p.limits;
   CHECK(limits["net.time_wait"][0].value == 28232);
 }
+
+TEST_CASE("scale: a machine scaled under a Scylla node's pinned shards is one located error") {
+  const std::string text = R"(name: t
+epoch: 2026-04-06T00:00:00Z
+duration: 1m
+scale: $SCALE$
+datacenters:
+  east:
+    machines:
+      node:
+        params: {cores: 4}
+    services:
+      db:
+        kind: scylla
+        machine: node
+        params: {nodes: 1, shards_per_node: 3, replication_factor: 1, consistency: ONE, partitions: 1k}
+      api:
+        kind: go-service
+        machine: node
+        program:
+          handlers:
+            get:
+              - cpu: {time: {constant: 1ms}}
+sources:
+  gets: {from: east, target: api.get, rate: 50/s}
+)";
+  CHECK(errors_of(fill(text, {{"SCALE", "1"}})) == "OK");
+  // 4 cores at 0.5 are 2; the node's 3 shards are not scaled. Before the check the run died
+  // building the world, and `skysim validate` said ok.
+  const std::string e = errors_of(fill(text, {{"SCALE", "0.5"}}));
+  CHECK_THAT(e, Catch::Contains("t.yaml:14:"));
+  CHECK_THAT(e, Catch::Contains("a node pins 3 shards on machine 'node' of 2 cores (its cores "
+                                "at scale 0.5)"));
+}
