@@ -1,7 +1,5 @@
 #include "scenarios/machine.hpp"
 
-#include <algorithm>
-#include <cmath>
 #include <stdexcept>
 
 #include "models/goruntime/config.hpp"
@@ -22,8 +20,7 @@ PortRangeSysctl::PortRangeSysctl(const sim::ParamValues& p, double scale)
 
 std::uint16_t PortRangeSysctl::hi() const {
   if (scale_ == 1.0 || written_hi_ < written_lo_) return written_hi_;  // validate() names it
-  const double ports = static_cast<double>(written_hi_ - written_lo_ + 1);
-  const auto kept = std::max<std::int64_t>(1, std::llround(ports * scale_));
+  const std::int64_t kept = scaled_amount(written_hi_ - written_lo_ + 1, scale_);
   return static_cast<std::uint16_t>(written_lo_ + kept - 1);
 }
 

@@ -25,13 +25,18 @@ bool real(sim::ParamType t) {
 
 sim::ParamValue scaled_value(const sim::ParamSpec& spec, sim::ParamValue v, double scale) {
   if (spec.scaling == sim::Scaling::None || scale == 1.0) return v;
-  const double factor = spec.scaling == sim::Scaling::Extensive ? scale : 1.0 / scale;
+  const bool extensive = spec.scaling == sim::Scaling::Extensive;
+  const double factor = extensive ? scale : 1.0 / scale;
   if (integral(v.type)) {
     if (v.integer == 0) return v;
-    const double x = static_cast<double>(v.integer) * factor;
-    // Saturate rather than overflow: an Inverse duration at a tiny scale.
-    std::int64_t n = x >= 9.2e18 ? INT64_MAX : x <= -9.2e18 ? INT64_MIN : std::llround(x);
-    if (spec.scaling == sim::Scaling::Extensive && v.integer > 0) n = std::max<std::int64_t>(1, n);
+    std::int64_t n = 0;
+    if (extensive && v.integer > 0) {
+      n = scaled_amount(v.integer, scale);
+    } else {
+      const double x = static_cast<double>(v.integer) * factor;
+      // Saturate rather than overflow: an Inverse duration at a tiny scale.
+      n = x >= 9.2e18 ? INT64_MAX : x <= -9.2e18 ? INT64_MIN : std::llround(x);
+    }
     v.integer = n;
     v.number = static_cast<double>(n);
   } else if (real(v.type)) {
@@ -42,6 +47,13 @@ sim::ParamValue scaled_value(const sim::ParamSpec& spec, sim::ParamValue v, doub
                           " cannot scale");
   }
   return v;
+}
+
+std::int64_t scaled_amount(std::int64_t n, double scale) {
+  if (n == 0) return 0;
+  // Parameters stay under 1e15 and scale under 1000: no overflow.
+  const double x = static_cast<double>(n) * scale;
+  return std::max<std::int64_t>(1, std::llround(x));
 }
 
 sim::ParamValues scaled_values(const std::vector<sim::ParamSpec>& specs,

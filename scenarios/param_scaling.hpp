@@ -8,6 +8,7 @@
 // The scaling is applied where values cross into a model — a host's context when it is built,
 // a timeline's or a fault's `set`, a deploy of a program's step or client — never to the
 // scenario's own record of them (ServiceSpec::host_params), which restores and forks read back.
+#include <cstdint>
 #include <vector>
 
 #include "sim/params.hpp"
@@ -18,6 +19,10 @@ namespace skysim::scenarios {
 // 0 stays 0 (every such parameter's "none" or "off"), and an Extensive amount keeps at least 1
 // (a 128-core host at scale 0.005 still has a core). Reals multiply or divide.
 sim::ParamValue scaled_value(const sim::ParamSpec& spec, sim::ParamValue v, double scale);
+
+// An Extensive integer amount at `scale`: rounded, at least 1 unless 0 (a port range's length
+// uses it too, scenarios/machine.hpp PortRangeSysctl).
+std::int64_t scaled_amount(std::int64_t n, double scale);
 
 // Every value of `values` that `specs` declares scaled, at `scale`; the others as they are.
 sim::ParamValues scaled_values(const std::vector<sim::ParamSpec>& specs,

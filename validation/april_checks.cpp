@@ -61,19 +61,26 @@ const std::vector<std::string> kGoSharedCores{
     "datacenters.east.services.dataplane.params.core_sharing=processor_sharing",
     "datacenters.west.services.dataplane.params.core_sharing=processor_sharing"};
 
+// The loader's overrides narrowing a replay to the Monday window: from 08:00, the batch client
+// (the source `batch`) at its Monday rate from the start, no timeline; then `extra`.
+scenarios::LoadOptions monday_options(const std::string& duration, std::uint64_t seed,
+                                      const std::string& batch,
+                                      const std::vector<std::string>& extra) {
+  scenarios::LoadOptions o;
+  std::vector<std::string> window{"epoch=2026-04-06T08:00:00Z", "duration=" + duration,
+                                  "timeline=[]", "seed=" + std::to_string(seed),
+                                  "sources." + batch + ".start=2026-04-06T08:00:00Z",
+                                  "sources." + batch + ".rate=0.05/s"};
+  window.insert(window.end(), extra.begin(), extra.end());
+  for (const std::string& s : window) o.overrides.push_back(scenarios::parse_override(s));
+  return o;
+}
+
 MondayWindow monday_window(const std::string& file, const std::string& duration,
                            std::uint64_t seed, const std::vector<std::string>& extra) {
   using namespace skysim::scenarios;
-  LoadOptions o;
-  std::vector<std::string> window{
-      "epoch=2026-04-06T08:00:00Z", "duration=" + duration, "timeline=[]",
-      "seed=" + std::to_string(seed), "sources.batch-service.start=2026-04-06T08:00:00Z",
-      "sources.batch-service.rate=0.05/s"};
-  window.insert(window.end(), extra.begin(), extra.end());
-  for (const std::string& s : window) {
-    o.overrides.push_back(parse_override(s));
-  }
-  Scenario sc = load_scenario_file(file, builtin_registry(), o);
+  Scenario sc = load_scenario_file(file, builtin_registry(),
+                                   monday_options(duration, seed, "batch-service", extra));
   ScenarioRun run(sc, builtin_registry());
   run.run();
   auto& m = run.metrics();
@@ -107,14 +114,9 @@ MondayWindow monday_window(const std::string& file, const std::string& duration,
 MondayWindow composed_monday_window(const std::string& file, const std::string& duration,
                                     std::uint64_t seed) {
   using namespace skysim::scenarios;
-  LoadOptions o;
-  for (const std::string& s :
-       {std::string("variant=replay"), std::string("epoch=2026-04-06T08:00:00Z"),
-        "duration=" + duration, std::string("timeline=[]"), "seed=" + std::to_string(seed),
-        std::string("sources.batch.start=2026-04-06T08:00:00Z"),
-        std::string("sources.batch.rate=0.05/s")}) {
-    o.overrides.push_back(parse_override(s));
-  }
+  // The variant first: its own epoch, duration and timeline give way to the window's.
+  LoadOptions o = monday_options(duration, seed, "batch", {});
+  o.overrides.insert(o.overrides.begin(), parse_override("variant=replay"));
   Scenario sc = load_scenario_file(file, builtin_registry(), o);
   ScenarioRun run(sc, builtin_registry());
   run.run();
