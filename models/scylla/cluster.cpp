@@ -39,6 +39,9 @@ struct ScyllaCluster::Op final : sim::Handler {
   sim::Time speculate_at = sim::kTimeMax;  // a read's speculative retry, while pending
   ShardId spare = 0;                       // the replica it would go to
   sim::Time reply_at[16];               // per slot, kTimeMax while unknown
+  // The key's replicas, copied from the route table when the op starts: the table is read
+  // once per op (a cache miss over a large keyspace), not again at each stage.
+  ShardId route[16];
   ShardId sent_to[16];
   sim::Duration work[16];  // for the trace
 
@@ -629,6 +632,8 @@ void ScyllaCluster::arm(TimeoutWheel& w, Op* op, sim::Time fire_at) {
 void ScyllaCluster::start(Op* op) {
   const sim::Time now = sim_.now();
   const ShardId* r = replicas(op->key);
+  std::copy(r, r + std::min<std::uint32_t>(cfg_.rf, 16), op->route);
+  r = op->route;
   op->stage = Op::Stage::Coordinate;
   op->replied = false;
   op->finish_at = sim::kTimeMax;
@@ -650,7 +655,8 @@ void ScyllaCluster::start(Op* op) {
   advance(op->coordinator, now);
   Shard& sh = *shards_[op->coordinator];
   const sim::Duration service = on_shard(op->coordinator, draw(cfg_.coordinator_service_mean));
-  const sim::Time done = sh.cpu.certain_completion(now, Group::Statement, service);
+  const sim::Time done =
+      sh.cpu.certain_completion(now, Group::Statement, service, sh.next_compaction);
   op->stage = Op::Stage::Replicate;
   if (done == sim::kTimeMax) {
     ++op->outstanding;  // the op outlives a timeout until the shard has reported
@@ -670,7 +676,7 @@ void ScyllaCluster::start(Op* op) {
 void ScyllaCluster::replicate(Op* op) {
   if (op->replied) return;  // timed out during its coordinator step: nothing is sent
   const sim::Time now = sim_.now();
-  const ShardId* r = replicas(op->key);
+  const ShardId* r = op->route;
   std::uint32_t n = std::min<std::uint32_t>(cfg_.rf, 16);
   ShardId live[16];
   if (any_down()) {
@@ -744,7 +750,8 @@ void ScyllaCluster::send_replica(Op* op, std::uint32_t slot, sim::Duration servi
   Shard& sh = *shards_[target];
   service = on_shard(target, service);
   op->work[slot] = service;
-  const sim::Time done = sh.cpu.certain_completion(sim_.now(), Group::Statement, service);
+  const sim::Time done =
+      sh.cpu.certain_completion(sim_.now(), Group::Statement, service, sh.next_compaction);
   if (done == sim::kTimeMax) {
     ++op->outstanding;
     submit(sh, Group::Statement, service, op_cookie(op->index, slot + 1));
@@ -771,7 +778,7 @@ void ScyllaCluster::speculate(Op* op) {
   send_replica(op, slot,
                draw(cfg_.read_service_mean) +
                    partitions_[op->key].read_cost_after(cfg_.timeline, op->rows,
-                                                        shards_[replicas(op->key)[0]]->purged));
+                                                        shards_[op->route[0]]->purged));
 }
 
 void ScyllaCluster::learn_reply(Op* op, std::uint32_t slot, sim::Time done) {

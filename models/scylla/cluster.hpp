@@ -8,9 +8,11 @@
 // work, compaction and streaming in scheduling groups with shares, cut at the task quota.
 // An op fails with a timeout when CL replies have not come within write_timeout (2 s) /
 // read_timeout (5 s) of the coordinator taking it (scylla.yaml write_request_timeout_in_ms,
-// read_request_timeout_in_ms). Usually two kernel events per write (coordinator done, reply):
-// a task that finds its shard idle and fits in a quota completes at a known instant; a shard
-// with work of unknown end wakes itself at its next scheduling decision.
+// read_request_timeout_in_ms). Usually two kernel events per op (coordinator done, reply):
+// a task that fits in a quota completes at a known instant when its shard is idle, or when
+// only its group has work and nothing can cut in before it ends (Reactor::certain_completion,
+// told the shard's next compaction trigger); a shard with work of unknown end wakes itself at
+// its next scheduling decision.
 //
 // Network delays are constant and added on the reply path, so every shard sees arrivals in
 // the order they were issued; a remote replica thus starts its work replica_rtt/2 earlier than

@@ -40,7 +40,9 @@ void Reactor::submit(sim::Time t, Group g, sim::Duration work, std::uint64_t coo
   }
   const bool was_idle = queued_ == 0;
   const sim::Duration w = work > 0 ? work : 1;
-  q.q.push_back(Task{w, cookie, w > cfg_->task_quota});
+  const bool yields = w > cfg_->task_quota;
+  q.q.push_back(Task{w, cookie, yields});
+  yielding_ += yields ? 1 : 0;
   q.work += w;
   q.given += w;
   ++queued_;
@@ -76,6 +78,11 @@ const char* Reactor::conservation_error() const {
   }
   if (ran_total > now_) return "the CPU ran longer than the time that passed";
   if (tasks != queued_) return "queued task count differs from the queues";
+  std::size_t long_tasks = 0;
+  for (const Queue& g : groups_) {
+    for (std::size_t i = 0; i < g.q.size(); ++i) long_tasks += g.q.at(i).yields ? 1 : 0;
+  }
+  if (long_tasks != yielding_) return "yielding task count differs from the queues";
   if ((queued_ != 0) != (running_ >= 0)) return "tasks queued but no group running";
   return "";
 }

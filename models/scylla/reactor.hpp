@@ -54,13 +54,21 @@ class Reactor {
   // When a task of group g submitted at t (the reactor run to t) would complete, if that is
   // already certain; else kTimeMax. Certain: it fits in one quota and either the reactor is
   // idle, or g is running and the task would end, behind g's queued work, before the quota
-  // expires -- nothing arriving later can then cut in before it.
-  sim::Time certain_completion(sim::Time t, Group g, sim::Duration work) const {
+  // expires -- nothing arriving later can then cut in before it. Past the quota's end it is
+  // still certain when g is the only group with work, none of g's queued tasks is long enough
+  // to yield (which would reorder the queue), and the caller knows no other group's work
+  // arrives before `others_quiet_until` while the task would end earlier: every quota then
+  // ends with g picked again, and later arrivals of g queue behind it.
+  sim::Time certain_completion(sim::Time t, Group g, sim::Duration work,
+                               sim::Time others_quiet_until) const {
     if (work > cfg_->task_quota) return sim::kTimeMax;
     if (queued_ == 0) return (t > now_ ? t : now_) + work;
     if (running_ != static_cast<int>(idx(g))) return sim::kTimeMax;
-    const sim::Time end = now_ + groups_[idx(g)].work + work;
-    return end <= slice_end_ ? end : sim::kTimeMax;
+    const Queue& q = groups_[idx(g)];
+    const sim::Time end = now_ + q.work + work;
+    if (end <= slice_end_) return end;
+    if (queued_ == q.q.size() && yielding_ == 0 && end < others_quiet_until) return end;
+    return sim::kTimeMax;
   }
 
   bool idle() const { return queued_ == 0; }
@@ -97,6 +105,9 @@ class Reactor {
     std::size_t size() const { return size_; }
     Task& front() { return front_; }
     const Task& front() const { return front_; }
+    const Task& at(std::size_t i) const {  // i-th in queue order, i < size()
+      return i == 0 ? front_ : buf_[(head_ + i - 1) & (cap_ - 1)];
+    }
     void pop_front() {
       if (--size_ == 0) return;
       front_ = buf_[head_];
@@ -147,6 +158,7 @@ class Reactor {
   int running_ = -1;         // group index, -1 when idle
   double last_vruntime_ = 0;
   std::uint32_t queued_ = 0;
+  std::uint32_t yielding_ = 0;  // queued tasks longer than a quota
   std::uint64_t cookies_ = 0;
 };
 
@@ -184,6 +196,7 @@ void Reactor::run_until(sim::Time t, F&& done) {
     if (stop < end) return;  // paused at t, mid-piece
     if (task.left == 0) {
       const std::uint64_t cookie = task.cookie;
+      yielding_ -= task.yields ? 1 : 0;
       g.q.pop_front();
       --queued_;
       // The next choice is made before the callback, which may queue work here or ask for
