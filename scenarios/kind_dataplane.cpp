@@ -329,7 +329,7 @@ class DataPlaneInstance final : public Instance {
 
   void handle(Request r) override {
     auto done = [r](const RpcResult& res) mutable {
-      r.complete(Response{res.ok, res.error});
+      r.complete(Response{res.ok, error_text(res.error)});
     };
     const std::int64_t uris = std::max<std::int64_t>(1, r.size_bytes);
     // Work per caller, not just calls: 40 batch requests outweigh 40,000 user requests here

@@ -154,7 +154,7 @@ logsink::LoggerConfig logger_config(const HostContext& ctx) {
 }
 
 // The label of a gomemcache error in call.errors and responses.
-std::string memcache_error(memcached::McStatus st) {
+std::string_view memcache_error(memcached::McStatus st) {
   using memcached::McStatus;
   switch (st) {
     case McStatus::kOk: return "memcache_ok";
@@ -1147,7 +1147,7 @@ class GoService final : public Instance {
     co_return Response{};
   }
   sim::Task<Response> fail_step(const StepPlan& p) {
-    if (rng_.uniform01() < p.probability) co_return Response{false, *p.reason};
+    if (rng_.uniform01() < p.probability) co_return Response{false, error_text(*p.reason)};
     co_return Response{};
   }
 
@@ -1241,7 +1241,15 @@ class GoService final : public Instance {
       child->root = state->root ? state->root : state;
       state = std::move(child);
     }
-    Response served = co_await run(s.body, state);
+    // A one-step fallback (the usual `on_miss: [call]`) awaits its step here: run()'s frame
+    // would be one more per miss.
+    Response served;
+    if (s.body.size() == 1) {
+      still_running();
+      served = co_await step(s.body.front(), state);
+    } else {
+      served = co_await run(s.body, state);
+    }
     if (!served.ok) co_return served;
     still_running();
     if (p.fill) {
@@ -1281,7 +1289,7 @@ class GoService final : public Instance {
       co_await each;
     }
     errgroup::Error err = co_await group.wait();
-    if (err) co_return Response{false, err.text()};
+    if (err) co_return Response{false, error_text(err.text())};
     co_return Response{};
   }
 
@@ -1447,9 +1455,9 @@ class GoService final : public Instance {
   }
 
   // An fdb step's error, counted in call.errors.
-  Response fdb_error(const FdbClient& c, const std::string& error) {
+  Response fdb_error(const FdbClient& c, std::string_view error) {
     call_error(c.name, error).add();
-    return Response{false, error};
+    return Response{false, error_text(error)};
   }
 
   // uid_alloc: db.Transact of one interning, retried by onError (models/fdb interning_workload).
@@ -1676,12 +1684,12 @@ class GoService final : public Instance {
 
   // `call.errors{host,client,error}`, made on the first error of its kind (no string work on
   // the calls that succeed).
-  sim::Counter& call_error(const std::string& client, const std::string& error) {
-    auto key = std::make_pair(client, error);
+  sim::Counter& call_error(const std::string& client, std::string_view error) {
+    auto key = std::make_pair(client, std::string(error));
     auto it = call_errors_.find(key);
     if (it == call_errors_.end()) {
       sim::Counter& c = metrics_.counter(
-          "call.errors", {{"host", path()}, {"client", client}, {"error", error}});
+          "call.errors", {{"host", path()}, {"client", client}, {"error", std::string(error)}});
       it = call_errors_.emplace(std::move(key), &c).first;
     }
     return *it->second;
@@ -1736,7 +1744,7 @@ class GoService final : public Instance {
       still_running();
       Response r = co_await step(s, state);
       if (!r.ok) {
-        err = errgroup::Error(r.error);
+        err = errgroup::Error(std::string(r.error));
         break;
       }
     }

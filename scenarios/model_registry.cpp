@@ -1,10 +1,21 @@
 #include "scenarios/model_registry.hpp"
 
+#include <set>
 #include <stdexcept>
+#include <string>
 
 #include "scenarios/machine.hpp"
 
 namespace skysim::scenarios {
+
+std::string_view error_text(std::string_view text) {
+  // A node-based set: what it hands out never moves. Per thread, as the validation suite runs
+  // simulations on threads; the few distinct reasons of a run stay until the thread ends.
+  thread_local std::set<std::string, std::less<>> texts;
+  auto it = texts.find(text);
+  if (it == texts.end()) it = texts.emplace(text).first;
+  return *it;
+}
 
 void Instance::set(std::string_view name, const sim::ParamValue&) {
   throw std::invalid_argument(path_ + ": parameter '" + std::string(name) +

@@ -64,15 +64,22 @@ class World;
 class Machine;
 
 // How a request ended. `ok == false` with a short machine-readable reason ("rejected",
-// "deadline", "crashed", "timeout", ...): reasons become metric labels.
+// "deadline", "crashed", "timeout", ...): reasons become metric labels. The reason is a view
+// of text that outlives the run: a literal, or error_text() of anything else. A Response is
+// handed up through every step of a goroutine (a batch URI's five), so it is three words,
+// not a std::string moved at each.
 struct Response {
   bool ok = true;
-  std::string error;
+  std::string_view error;
   // The storage side's hot-key signal piggy-backed on the reply (Tejo, domain.md §9.1): set by
   // a scylla service running hot_keys when the node that coordinated the request holds the key
   // hot; a caller with a hot-key cache keeps the reply (a go-service call's hot_cache).
   bool hot = false;
 };
+
+// `text` kept for the rest of the thread's life (a run's simulation is on one thread), once
+// per distinct text: a Response's reason that is not a literal.
+std::string_view error_text(std::string_view text);
 
 // One request from a traffic source (or from another instance) to an endpoint of a host.
 struct Request {
