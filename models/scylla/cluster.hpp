@@ -232,6 +232,8 @@ class ScyllaCluster {
                     std::uint64_t tag, std::uint32_t via);
   Op* alloc_op();
   void compute_route(PartitionKey key);
+  // A read's scan cost on `key` of `rows` rows past the shadowed ones (TimelinePartition).
+  sim::Duration read_cost(PartitionKey key, std::uint32_t rows, sim::Time purged);
 
   sim::Simulation& sim_;
   ScyllaConfig cfg_;
@@ -242,6 +244,7 @@ class ScyllaCluster {
   std::vector<sim::Time> trace_end_;  // per shard, the end of its last traced slice
   std::vector<std::vector<HotWriter>> hot_;  // per shard
   std::vector<TimelinePartition> partitions_;
+  std::vector<bool> written_;  // per partition: an op has written it (only then can it shadow rows)
   std::vector<ShardId> routes_;  // rf per partition; kNoRoute until computed
   std::vector<double> window_busy_;
   std::vector<sim::Duration> compaction_phase_;  // per shard
