@@ -329,8 +329,7 @@ class DataPlaneInstance final : public Instance {
 
   void handle(Request r) override {
     auto done = [r](const RpcResult& res) mutable {
-      // error_text only for a failure: a served batch carries no reason to keep.
-      r.complete(Response{res.ok, res.ok ? std::string_view{} : error_text(res.error)});
+      r.complete(Response{res.ok, error_text(res.error)});
     };
     const std::int64_t uris = std::max<std::int64_t>(1, r.size_bytes);
     // Work per caller, not just calls: 40 batch requests outweigh 40,000 user requests here

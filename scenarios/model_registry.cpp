@@ -11,6 +11,7 @@ namespace skysim::scenarios {
 std::string_view error_text(std::string_view text) {
   // A node-based set: what it hands out never moves. Per thread, as the validation suite runs
   // simulations on threads; the few distinct reasons of a run stay until the thread ends.
+  if (text.empty()) return {};  // no reason (a success) is nothing to keep
   thread_local std::set<std::string, std::less<>> texts;
   auto it = texts.find(text);
   if (it == texts.end()) it = texts.emplace(text).first;

@@ -78,7 +78,7 @@ struct Response {
 };
 
 // `text` kept for the rest of the thread's life (a run's simulation is on one thread), once
-// per distinct text: a Response's reason that is not a literal.
+// per distinct text: a Response's reason that is not a literal ("" stays an empty view).
 std::string_view error_text(std::string_view text);
 
 // One request from a traffic source (or from another instance) to an endpoint of a host.

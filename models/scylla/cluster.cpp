@@ -76,6 +76,11 @@ struct ScyllaCluster::Shard final : sim::Handler {
   sim::Time event_at = sim::kTimeMax;
 
   explicit Shard(const ReactorConfig* rc) : cpu(rc) {}
+  // When a statement task of `service` queued now would end, if certain (else kTimeMax). The
+  // only other group's work the cluster queues is compaction, due at next_compaction.
+  sim::Time certain_end(sim::Time now, sim::Duration service) const {
+    return cpu.certain_completion(now, Group::Statement, service, next_compaction);
+  }
   std::uint32_t queued_events = 0;  // entries in the kernel's queue, superseded ones included
   bool advancing = false;           // inside advance() for this shard
 
@@ -656,8 +661,7 @@ void ScyllaCluster::start(Op* op) {
   advance(op->coordinator, now);
   Shard& sh = *shards_[op->coordinator];
   const sim::Duration service = on_shard(op->coordinator, draw(cfg_.coordinator_service_mean));
-  const sim::Time done =
-      sh.cpu.certain_completion(now, Group::Statement, service, sh.next_compaction);
+  const sim::Time done = sh.certain_end(now, service);
   op->stage = Op::Stage::Replicate;
   if (done == sim::kTimeMax) {
     ++op->outstanding;  // the op outlives a timeout until the shard has reported
@@ -755,8 +759,7 @@ void ScyllaCluster::send_replica(Op* op, std::uint32_t slot, sim::Duration servi
   Shard& sh = *shards_[target];
   service = on_shard(target, service);
   op->work[slot] = service;
-  const sim::Time done =
-      sh.cpu.certain_completion(sim_.now(), Group::Statement, service, sh.next_compaction);
+  const sim::Time done = sh.certain_end(sim_.now(), service);
   if (done == sim::kTimeMax) {
     ++op->outstanding;
     submit(sh, Group::Statement, service, op_cookie(op->index, slot + 1));
