@@ -462,20 +462,19 @@ Perturbation draw_perturbation(const scenarios::Scenario& base, std::uint64_t se
     p.swarm.push_back(std::string("commit-unknown=") + (on ? "on" : "off"));
     if (on) d.commit_unknown(clusters);
   }
-  auto dataplane_hosts = host_paths(base, "dataplane");
-  if (!dataplane_hosts.empty()) {
-    struct Window {
-      FaultKind kind;
-      double min_s, max_s;
-    };
-    for (const Window& w : {Window{FaultKind::OomKill, kOomLengthMinS, kOomLengthMaxS},
-                            Window{FaultKind::MemcachedRestart, kMcDownMinS, kMcDownMaxS},
-                            Window{FaultKind::GoGcPause, kPauseLengthMinS, kPauseLengthMaxS}}) {
-      bool on = rng.bernoulli(0.5);
-      p.swarm.push_back(std::string(fault_kind_name(w.kind)) + (on ? "=on" : "=off"));
-      if (on) d.host_windows(w.kind, dataplane_hosts, w.min_s, w.max_s);
-    }
-  }
+  // A Go process's hooks on the go-service hosts, a memcached's on the memcached hosts.
+  const auto go_hosts = host_paths(base, "go-service");
+  const auto memcached_hosts = host_paths(base, "memcached");
+  auto host_windows = [&](const std::vector<std::string>& hosts, FaultKind kind, double min_s,
+                          double max_s) {
+    if (hosts.empty()) return;
+    bool on = rng.bernoulli(0.5);
+    p.swarm.push_back(std::string(fault_kind_name(kind)) + (on ? "=on" : "=off"));
+    if (on) d.host_windows(kind, hosts, min_s, max_s);
+  };
+  host_windows(go_hosts, FaultKind::OomKill, kOomLengthMinS, kOomLengthMaxS);
+  host_windows(memcached_hosts, FaultKind::MemcachedRestart, kMcDownMinS, kMcDownMaxS);
+  host_windows(go_hosts, FaultKind::GoGcPause, kPauseLengthMinS, kPauseLengthMaxS);
   // The Scylla clusters: the scylla services.
   const auto scylla_clusters = of_kinds(base, {"scylla"}, services_of);
   if (!scylla_clusters.empty()) {
@@ -498,12 +497,11 @@ Perturbation draw_perturbation(const scenarios::Scenario& base, std::uint64_t se
   };
   windows(queue_hosts, {Window{FaultKind::Partition, kPartitionMinS, kPartitionMaxS},
                         Window{FaultKind::PacketLoss, kLossLengthMinS, kLossLengthMaxS}});
-  windows(dataplane_hosts,
+  windows(memcached_hosts,
           {Window{FaultKind::SynDrop, kSynLengthMinS, kSynLengthMaxS},
-           Window{FaultKind::MemcachedSlow, kMcSlowLengthMinS, kMcSlowLengthMaxS},
-           Window{FaultKind::ScyllaSlow, kScyllaSlowLengthMinS, kScyllaSlowLengthMaxS},
-           Window{FaultKind::LogStall, kLogStallMinS, kLogStallMaxS},
-           Window{FaultKind::FdLimit, kFdLimitLengthMinS, kFdLimitLengthMaxS}});
+           Window{FaultKind::MemcachedSlow, kMcSlowLengthMinS, kMcSlowLengthMaxS}});
+  windows(go_hosts, {Window{FaultKind::LogStall, kLogStallMinS, kLogStallMaxS},
+                     Window{FaultKind::FdLimit, kFdLimitLengthMinS, kFdLimitLengthMaxS}});
   windows(of_kinds(base, {"scylla"}, host_paths),
           {Window{FaultKind::ScyllaSlow, kScyllaSlowLengthMinS, kScyllaSlowLengthMaxS}});
   return p;

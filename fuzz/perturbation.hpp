@@ -15,9 +15,10 @@ namespace skysim::fuzz {
 // Crash: a host down for a while. Burst, HugeBatch: traffic. ParamFlip: a settable count lowered.
 // DelaySpike, Clog, GcPause: the queue-server's link and process hooks (link_delay, link_clogged,
 // paused). CommitUnknown: FoundationDB's commit_unknown_result (1021) on an fdb service.
-// OomKill, MemcachedRestart, GoGcPause: the dataplane host's hooks (a lowered memory_limit, its
-// memcached down then back empty, the Go process stopped: memory_limit, memcached_down,
-// gc_paused). ScyllaDown: down_nodes of a fanout kind's cluster or a scylla service.
+// OomKill, GoGcPause (and LogStall, FdLimit): a go-service host's hooks (a lowered memory_limit,
+// the Go process stopped, the log collector stalled, a lowered RLIMIT_NOFILE). MemcachedRestart
+// (and SynDrop, MemcachedSlow): a memcached host's (down then back empty, SYNs lost, slower).
+// ScyllaDown: down_nodes of a fanout kind's cluster or a scylla service.
 enum class FaultKind {
   Crash,
   Burst,

@@ -4,7 +4,6 @@
 #include "scenarios/fdb_service.hpp"
 #include "scenarios/follow_graph_service.hpp"
 #include "scenarios/hyper_detector_service.hpp"
-#include "scenarios/kind_dataplane.hpp"
 #include "scenarios/memcached_service.hpp"
 #include "scenarios/model_registry.hpp"
 #include "scenarios/queue_server.hpp"
@@ -16,7 +15,6 @@ ServiceKind go_service_kind();     // scenarios/kind_go_service.cpp
 
 void register_builtin_models(Registry& r) {
   r.add(queue_server_kind());
-  r.add(dataplane_kind());
   r.add(go_service_kind());
   r.add(scylla_kind());
   r.add(memcached_kind());

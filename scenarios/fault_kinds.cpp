@@ -21,31 +21,29 @@ const std::vector<FaultKindSpec>& fault_kinds() {
        "the share of commits answered commit_unknown_result (a percentage)",
        "fdb: FoundationDB error 1021 on that share of commits"},
       {"oom", "memory_limit", false, false, "the container memory limit (a size, full scale)",
-       "dataplane, go-service: the limit drops; RSS above it is an OOM kill, restarts crash-loop "
+       "go-service: the limit drops; RSS above it is an OOM kill, restarts crash-loop "
        "meanwhile"},
       {"memcached-restart", "memcached_down", true, false, "",
-       "dataplane: the local memcached is down, then back empty; memcached: the server is"
-       " down (connections refused, open ones read EOF), then back empty"},
+       "memcached: the server is down (connections refused, open ones read EOF), then back "
+       "empty"},
       {"go-gc-pause", "gc_paused", true, false, "",
-       "dataplane, go-service: the Go process is stopped (a forced stop-the-world)"},
+       "go-service: the Go process is stopped (a forced stop-the-world)"},
       {"syn-drop", "memcached_syn_loss", false, false,
        "the share of SYNs lost (a percentage)",
-       "dataplane: SYNs to the local memcached are lost; the 1 s SYN retransmit outlasts the "
-       "500 ms dial timeout, so each loss is a connect timeout"},
+       "memcached: SYNs to the server are lost; the client's 1 s SYN retransmit outlasts "
+       "gomemcache's 500 ms dial timeout, so each loss is a connect timeout"},
       {"memcached-slow", "memcached_slowdown", false, false,
        "the extra time per request (a duration)",
-       "dataplane: the local memcached takes that much longer per request; memcached: the "
-       "server does"},
+       "memcached: the server takes that much longer per request"},
       {"scylla-slow", "scylla_slow_node", false, false,
        "the slowdown factor of Scylla node 0 (a number >= 1)",
-       "dataplane: reads sent to Scylla node 0 take that many times longer; fanout, scylla: "
-       "node 0's shards need that many times the CPU per task"},
+       "fanout, scylla: node 0's shards need that many times the CPU per task"},
       {"log-stall", "log_drain_stalled", true, false, "",
-       "dataplane, go-service: the log collector stops reading the pipe; writers block once "
+       "go-service: the log collector stops reading the pipe; writers block once "
        "it is full and drain after"},
       {"fd-limit", "fd_limit", false, false,
        "the RLIMIT_NOFILE soft limit (a count of descriptors, full scale)",
-       "dataplane: dials beyond the process's open-file limit fail with EMFILE"},
+       "go-service: dials beyond the process's open-file limit fail with EMFILE"},
       {"scylla-down", "down_nodes", false, true, "how many Scylla nodes are down (a count)",
        "fanout, scylla: the first N nodes are down; ops short of CL wait"},
   };

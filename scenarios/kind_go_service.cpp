@@ -38,6 +38,7 @@
 #include "models/logsink/logger.hpp"
 #include "models/memcached/client.hpp"
 #include "models/net/dialer.hpp"
+#include "models/net/fd_limit.hpp"
 #include "models/net/socket_table.hpp"
 #include "scenarios/fdb_service.hpp"
 #include "scenarios/follow_graph_service.hpp"
@@ -52,6 +53,7 @@
 #include "scenarios/param_scaling.hpp"
 #include "scenarios/scylla_service.hpp"
 #include "scenarios/service_client.hpp"
+#include "scenarios/thread_surge.hpp"
 #include "scenarios/staleness_metrics.hpp"
 #include "sim/on_unwind.hpp"
 #include "sim/pool_allocator.hpp"
@@ -78,6 +80,11 @@ std::vector<sim::ParamSpec> go_service_params() {
                       "long-lived heap of the process (assumption)", 0, 1e15)),
       settable(param("gc_paused", ParamType::Bool, "", "false",
                      "fault hook (go-gc-pause): while true the world is stopped")),
+      extensive(settable(param("fd_limit", ParamType::Int, "fds", "0",
+                               "RLIMIT_NOFILE soft limit (fault hook fd-limit): a dial once the "
+                               "process holds that many descriptors (its sockets + 7 baseline, "
+                               "models/net/fd_limit.hpp) fails with EMFILE; 0 = none",
+                               0, 1e9))),
       param("log_policy", ParamType::Enum, "", "every",
             "what a `log` step does: every (one write(2) per line), sampled (1 in 100), "
             "rate_limited (100 lines/s, burst 100) or count (a counter, no write); "
@@ -91,6 +98,11 @@ std::vector<sim::ParamSpec> go_service_params() {
                       0, 1e15)),
       param("log_pipe_capacity", ParamType::Size, "bytes", "64KiB",
             "the stderr pipe's capacity (Linux default: 16 pages)", 4096, 1e9),
+      param("log_pipe_page", ParamType::Size, "bytes", "0",
+            "Linux pipe buffer (one page, fs/pipe.c): room in a full log pipe comes a page at a "
+            "time, so a blocked write waits for the reader to finish a page; 4KiB = Linux, as "
+            "the testbed measures (docs/testbed.md); 0 = byte-granular room",
+            0, 1e6),
       param("log_write_lock", ParamType::Bool, "", "true",
             "Go's internal/poll FD.Write holds the fd's write lock for the whole write(2), so "
             "waiting writers park as goroutines; false = each blocked write holds its own M"),
@@ -141,6 +153,7 @@ logsink::SinkConfig sink_config(const HostContext& ctx) {
   logsink::SinkConfig c;
   c.pipe_capacity_bytes = ctx.params.size_bytes("log_pipe_capacity");
   c.drain_bytes_per_second = static_cast<double>(ctx.params.size_bytes("log_drain"));
+  c.page_bytes = ctx.params.size_bytes("log_pipe_page");
   c.validate();
   return c;
 }
@@ -311,9 +324,11 @@ class GoService final : public Instance {
         metrics_(w.metrics()) {
     if (!program_) throw std::invalid_argument("go-service " + ctx.path() + " has no program");
     if (machine_) owner_base_ = machine_->place(go_);
+    thread_surge_.emplace(go_.gomaxprocs());
     auto& m = w.metrics();
     const sim::Labels host = {{"host", path()}};
     m.gauge_fn("go.goroutines", host, [this] { return double(go_.goroutines()); });
+    m.gauge_fn("go.up", host, [this] { return go_.alive() ? 1.0 : 0.0; });
     m.gauge_fn("go.threads", host, [this] { return double(go_.threads()); });
     m.gauge_fn("go.heap_live_bytes", host, [this] { return double(go_.heap_live_bytes()); });
     m.gauge_fn("go.rss_bytes", host, [this] { return double(go_.rss_bytes()); });
@@ -321,18 +336,36 @@ class GoService final : public Instance {
     m.gauge_fn("go.runnable_threads", host, [this] { return double(go_.runnable_threads()); });
     m.gauge_fn("go.gc_cpu_fraction", host, [this] { return go_.gc_cpu_fraction(); });
     m.gauge_fn("go.stw_peak_ns", host, [this] { return double(go_.peak_stw()); });
+    m.gauge_fn("go.stw_last_ns", host, [this] { return double(go_.last_stw()); });
+    m.gauge_fn("go.threads_peak", host, [this] {
+      return double(std::max(thread_surge_->peak(), go_.threads()));
+    });
+    m.gauge_fn("go.runnable_threads_peak", host,
+               [this] { return double(go_.runnable_threads_peak()); });
+    // Median minutes a process stayed up before it died of itself (an OOM kill, thread
+    // exhaustion; not a deploy or kubectl delete): the post-mortem's "~30 minutes"; 0 = none.
+    m.gauge_fn("go.median_uptime_min", host, [this] {
+      if (uptimes_s_.empty()) return 0.0;
+      std::vector<double> u = uptimes_s_;
+      std::nth_element(u.begin(), u.begin() + u.size() / 2, u.end());
+      return u[u.size() / 2] / 60.0;
+    });
     m.counter_fn("go.crashes", host, [this] { return double(go_.crashes()); });
     m.counter_fn("go.oom_kills", host, [this] { return double(go_.oom_kills()); });
     m.counter_fn("go.evictions", host, [this] { return double(go_.evictions()); });
+    m.counter_fn("go.forced_stws", host, [this] { return double(go_.forced_stws()); });
     m.counter_fn("log.lines", host, [this] { return double(logger_.lines_written()); });
     m.counter_fn("log.blocked_writes", host, [this] { return double(sink_.blocked_writes()); });
+    m.gauge_fn("log.writers_waiting", host, [this] { return double(logger_.writers_waiting()); });
+    m.gauge_fn("go.ms_in_syscall", host, [this] { return double(go_.ms_in_syscall()); });
     m.gauge_fn("log.pipe_bytes", host,
                [this] { return double(sink_.backlog_bytes(sim_.now())); });
     for (const auto& [name, steps] : program_->handlers) {
       const sim::Labels hl = {{"host", path()}, {"handler", name}};
-      handlers_[name] = HandlerMetrics{&m.histogram("handler.latency_ns", hl),
-                                       &m.counter("handler.ok", hl),
-                                       &m.counter("handler.failed", hl)};
+      auto& hm = handlers_[name] = HandlerMetrics{&m.histogram("handler.latency_ns", hl),
+                                                  &m.counter("handler.ok", hl),
+                                                  &m.counter("handler.failed", hl), {}};
+      hm.name = handlers_.find(name)->first;  // the map's own key: it outlives a deploy
     }
     // Process-wide state of steps: a semaphore's units outlive a crash (every holder was
     // killed and gave its unit back), an interner's strings are the requests', not the process's.
@@ -346,7 +379,13 @@ class GoService final : public Instance {
       }
     });
     go_.retain(baseline_);
-    go_.on_crash([this](goruntime::CrashReason, const std::string& message) {
+    go_.on_thread_created([this] { thread_surge_->thread_created(sim_.now(), go_.threads()); });
+    go_.on_crash([this](goruntime::CrashReason reason, const std::string& message) {
+      thread_surge_->process_died();
+      last_death_was_deploy_ = reason == goruntime::CrashReason::kDeploy;
+      if (reason != goruntime::CrashReason::kDeploy && reason != goruntime::CrashReason::kExternal) {
+        uptimes_s_.push_back(sim::to_seconds(sim_.now() - up_since_));
+      }
       // The kernel closes every descriptor of the dead process: open connections go to
       // TIME_WAIT in this namespace and stay after it is gone (the gomemcache clients first:
       // they also tell their servers, and honour SO_LINGER 0).
@@ -366,14 +405,23 @@ class GoService final : public Instance {
       go_.retain(baseline_);
       set_up(go_.alive());
       if (!go_.alive()) return;
+      up_since_ = sim_.now();
       if (deployed_) redeploy();
       for (auto& mc : memcache_) build_memcache_client(mc);
       for (auto& [where, cache] : hot_caches_) cache->clear();  // the old process's memory
-      milestones_.push_back({sim_.now(), "process restarted; " +
+      std::string waited;
+      if (crash_loop_backoff_ && !last_death_was_deploy_) {
+        waited = " after a CrashLoopBackOff of " +
+                 std::to_string(go_.last_restart_delay() / sim::kSecond) + " s";
+      }
+      milestones_.push_back({sim_.now(), "process restarted" + waited + "; " +
                                              std::to_string(ns_.time_wait_count()) +
                                              " sockets in TIME_WAIT"});
     });
     owner_ = owner_base_ + static_cast<net::OwnerId>(go_.incarnation());
+    crash_loop_backoff_ = ctx.params.choice("restart_policy") == "crash_loop_backoff";
+    fd_limit_.open_sockets = [this] { return static_cast<std::int64_t>(ns_.open_sockets(owner_)); };
+    if (ctx.params.integer("fd_limit") > 0) set("fd_limit", ctx.params.get("fd_limit"));
     if (ctx.params.flag("gc_paused")) go_.set_world_stopped(true);
     if (ctx.params.flag("log_drain_stalled")) sink_.set_stalled(true, sim_.now());
   }
@@ -484,16 +532,22 @@ class GoService final : public Instance {
   }
 
   // The client's DialContext (models/net/dialer.hpp), made once per client.
+  // A client's dialer, behind the process's open-file limit.
   net::Dialer& dialer_for(const ClientSpec& spec) {
     const std::string& kind = spec.params.choice("dialer");
-    if (kind == "default") return dialer_;
+    net::Dialer* source = &dialer_;
     if (kind == "fixed_source") {
       dialers_.push_back(std::make_unique<net::FixedSourceDialer>(
           net::Ipv4::parse(spec.params.string("source_ip")), spec.params.flag("bind_address_no_port")));
-    } else {
+      source = dialers_.back().get();
+    } else if (kind == "random_loopback") {
       dialers_.push_back(std::make_unique<net::RandomLoopbackDialer>(
           sim_.stream("go-service/" + path() + "/dialer/" + spec.name)));
+      source = dialers_.back().get();
     }
+    auto limited = std::make_unique<net::FdLimitedDialer>(fd_limit_);
+    limited->over(*source);
+    dialers_.push_back(std::move(limited));
     return *dialers_.back();
   }
 
@@ -771,6 +825,15 @@ class GoService final : public Instance {
       go_.set_world_stopped(v.integer != 0);
       return;
     }
+    if (name == "fd_limit") {
+      if (!emfile_counter_) {
+        emfile_counter_ = true;  // named on first use: a new series would move every run's metrics
+        metrics_.counter_fn("net.emfile", {{"host", path()}},
+                            [this] { return double(fd_limit_.emfile); });
+      }
+      fd_limit_.limit = v.integer;
+      return;
+    }
     if (name == "log_drain_stalled") {
       sink_.set_stalled(v.integer != 0, sim_.now());
       return;
@@ -847,6 +910,7 @@ class GoService final : public Instance {
 
   std::vector<Milestone> milestones() const override {
     std::vector<Milestone> out = milestones_;
+    thread_surge_->append_milestones(out);
     for (const auto& c : clients_) {
       if (!c.client->first_dial_error().empty()) {
         out.push_back({c.client->first_dial_error_at(),
@@ -890,6 +954,31 @@ class GoService final : public Instance {
                }
                return "";
              }});
+    // Go's P/M/G accounting: every P in exactly one state, every M accounted for.
+    out.push_back({"go.runtime", [this] {
+                     return go_.invariants_hold() ? std::string()
+                                                  : std::string("P/M/G accounting is off");
+                   }});
+    // A live process's gomemcache pools agree with their connections.
+    out.push_back({"memcached.pool", [this] {
+                     if (!go_.alive()) return std::string();
+                     for (const auto& mc : memcache_) {
+                       if (!mc.client) continue;
+                       if (std::string e = mc.client->check_pool(); !e.empty()) return e;
+                     }
+                     return std::string();
+                   }});
+    // The host's own socket table (a machine's is the machine's check).
+    if (own_ns_) {
+      out.push_back({"sockets_consistent", [this] {
+                       try {
+                         own_ns_->check_invariants();
+                         return std::string();
+                       } catch (const std::exception& e) {
+                         return std::string(e.what());
+                       }
+                     }});
+    }
     return out;
   }
 
@@ -898,6 +987,7 @@ class GoService final : public Instance {
     sim::Histogram* latency;
     sim::Counter* ok;
     sim::Counter* failed;
+    std::string_view name;  // the handler's, for its trace slice (the program's map key)
   };
   struct NamedClient {
     std::string name;
@@ -919,6 +1009,8 @@ class GoService final : public Instance {
     std::int64_t limit = -1;                  // errgroup
     bool live = true;                         // alloc
     bool tasks_from_request = false;          // errgroup
+    std::string_view func;                    // errgroup: its goroutines' trace slice
+    std::string call_name;                    // call: its trace slice, "client.endpoint"
     bool fill = true;                         // cache_get
     bool log_error = false;                   // on_error log_and_*
     bool fail_on_error = true;                // on_error fail / log_and_fail
@@ -1030,6 +1122,7 @@ class GoService final : public Instance {
                      std::function<void(const Response&)> done, HandlerMetrics& hm,
                      const std::vector<Step>& steps) {
     auto g = co_await go_.enter(inc);
+    sim::TraceSpan rpc = co_await sim::trace_span(sim_, hm.name, "rpc");
     const sim::Time began = sim_.now();
     // A goroutine killed with its process leaves its caller an answer.
     sim::OnUnwind answer(sim_, [&done] {
@@ -1056,6 +1149,12 @@ class GoService final : public Instance {
     go_.release(state->live_bytes);
     (resp.ok ? hm.ok : hm.failed)->add();
     if (resp.ok) hm.latency->record(sim_.now() - began);
+    if (rpc) {
+      rpc.end({{"endpoint", hm.name},
+               {"client", state->client},
+               {"uris", state->size_bytes},
+               {"error", resp.error}});
+    }
     if (done) std::exchange(done, nullptr)(resp);
   }
 
@@ -1111,6 +1210,8 @@ class GoService final : public Instance {
         return log_step(p.count);
       case StepKind::kFail:
         return fail_step(p);
+      case StepKind::kMaxItems:
+        return max_items_step(p, *state);
       case StepKind::kFollowerPages:
         return follower_pages_step(s, p, state);
       case StepKind::kLossyFilter:
@@ -1143,11 +1244,19 @@ class GoService final : public Instance {
     co_return Response{};
   }
   sim::Task<Response> log_step(std::int64_t lines) {
-    for (std::int64_t i = 0; i < lines; ++i) co_await logger_.error();
+    for (std::int64_t i = 0; i < lines; ++i) {
+      sim::TraceSpan log = co_await sim::trace_span(sim_, "log.Error", "log");
+      co_await logger_.error();
+    }
     co_return Response{};
   }
   sim::Task<Response> fail_step(const StepPlan& p) {
     if (rng_.uniform01() < p.probability) co_return Response{false, error_text(*p.reason)};
+    co_return Response{};
+  }
+
+  sim::Task<Response> max_items_step(const StepPlan& p, RequestState& state) {
+    if (state.request().size_bytes > p.count) co_return Response{false, "too_many_items"};
     co_return Response{};
   }
 
@@ -1174,8 +1283,10 @@ class GoService final : public Instance {
         co_return Response{};
       }
     }
+    sim::TraceSpan span = co_await sim::trace_span(sim_, p.call_name, "rpc");
     Response r = co_await p.client->call(*p.endpoint, size, owner_, key,
                                          p.item_key ? state.rows : 0);
+    span.end();
     if (p.hot_cache && r.ok) {
       p.hot_cache->cache.on_reply(partition, r.hot, sim_.now());
       if (r.hot) p.hot_cache->nodes->cached(partition);
@@ -1183,7 +1294,10 @@ class GoService final : public Instance {
     if (r.ok) deliveries_.answered(answer);
     if (!r.ok) {
       call_error(*p.client_name, r.error).add();
-      if (p.log_error) co_await logger_.error();
+      if (p.log_error) {
+        sim::TraceSpan log = co_await sim::trace_span(sim_, "log.Error", "log");
+        co_await logger_.error();
+      }
       if (p.fail_on_error) co_return r;
     }
     co_return Response{};
@@ -1230,7 +1344,10 @@ class GoService final : public Instance {
       }
       memcache_error_counter(mc, got.status).add();
       if (p.fail_on_error) co_return Response{false, memcache_error(got.status)};
-      if (p.log_error) co_await logger_.error();
+      if (p.log_error) {
+        sim::TraceSpan log = co_await sim::trace_span(sim_, "log.Error", "log");
+        co_await logger_.error();
+      }
     }
     ++mc.misses;
     if (p.body_names_key) {
@@ -1280,11 +1397,11 @@ class GoService final : public Instance {
     const std::vector<Step>& body = s.body;
     // The awaiters named, not temporaries in the co_await: GCC 12 (errgroup.hpp).
     if (p.tasks_from_page) {
-      auto each = group.go_each(PageMembers{this, go_.incarnation(), &body, state});
+      auto each = group.go_each(PageMembers{this, go_.incarnation(), &body, p.func, state});
       co_await each;
     } else {
       const std::int64_t tasks = p.tasks_from_request ? state->size_bytes : p.count;
-      auto each = group.go_each(SameMembers{this, go_.incarnation(), &body, state,
+      auto each = group.go_each(SameMembers{this, go_.incarnation(), &body, p.func, state,
                                             static_cast<std::size_t>(std::max<std::int64_t>(0, tasks))});
       co_await each;
     }
@@ -1595,6 +1712,7 @@ class GoService final : public Instance {
         p.client_name = &v.string("client");
         p.client = &client(*p.client_name);
         p.endpoint = &v.string("endpoint");
+        p.call_name = *p.client_name + "." + *p.endpoint;
         p.bytes = v.size_bytes("size");
         p.cache_key = v.choice("key") == "cache";
         p.item_key = v.choice("key") == "item";
@@ -1628,6 +1746,7 @@ class GoService final : public Instance {
         p.limit = v.integer("limit");
         p.count = v.count("tasks");
         p.tasks_from_request = v.choice("tasks_from") == "request_size";
+        p.func = v.string("func");
         p.tasks_from_page = v.choice("tasks_from") == "page";
         break;
       case StepKind::kReadSet:
@@ -1670,6 +1789,9 @@ class GoService final : public Instance {
       case StepKind::kLog:
         p.count = v.count("lines");
         break;
+      case StepKind::kMaxItems:
+        p.count = v.count("limit");
+        break;
       case StepKind::kFail:
         p.probability = v.fraction("probability");
         p.reason = &v.string("reason");
@@ -1702,10 +1824,11 @@ class GoService final : public Instance {
     GoService* svc;
     std::uint64_t incarnation;
     const std::vector<Step>* steps;
+    std::string_view func;  // errgroup's `func`: the goroutines' trace slice
     bool live() const { return svc->go_.alive() && svc->go_.incarnation() == incarnation; }
     void go(errgroup::Member member, std::shared_ptr<RequestState> state) const {
       svc->go_.go_process(
-          svc->errgroup_goroutine(incarnation, std::move(member), *steps, std::move(state)));
+          svc->errgroup_goroutine(incarnation, std::move(member), *steps, func, std::move(state)));
     }
   };
   // One goroutine per follower of the page, each with its own child state.
@@ -1735,10 +1858,12 @@ class GoService final : public Instance {
   // goroutine's own frame, which is the process (a fan-out starts one per follower, millions
   // a run: one frame where go(), the group's wrapper and the func were three).
   sim::Process errgroup_goroutine(std::uint64_t incarnation, errgroup::Member joined,
-                                  const std::vector<Step>& steps,
+                                  const std::vector<Step>& steps, std::string_view func_name,
                                   std::shared_ptr<RequestState> state) {
     auto g = co_await go_.enter(incarnation);
     errgroup::Member member = std::move(joined);  // leaves the group before g ends, unwinding too
+    sim::TraceSpan func;
+    if (!func_name.empty()) func = co_await sim::trace_span(sim_, func_name, "rpc");
     errgroup::Error err;
     for (const Step& s : steps) {
       still_running();
@@ -1799,9 +1924,16 @@ class GoService final : public Instance {
   bool deployed_ = false;  // a deploy's new build waits for the restart that replaces the process
   std::vector<StepPlan> plans_;  // by Step::slot
   net::DefaultDialer dialer_;
+  net::FdLimit fd_limit_;        // RLIMIT_NOFILE, shared by every client's dials
+  bool emfile_counter_ = false;
   std::vector<std::unique_ptr<net::Dialer>> dialers_;  // fixed_source, random_loopback
   std::map<std::string, HandlerMetrics, std::less<>> handlers_;
   std::vector<Milestone> milestones_;
+  std::optional<ThreadSurgeWatch> thread_surge_;  // built once GOMAXPROCS is known
+  sim::Time up_since_ = 0;          // this life of the process began
+  bool crash_loop_backoff_ = false;  // restart_policy: the kubelet's back-off
+  bool last_death_was_deploy_ = false;
+  std::vector<double> uptimes_s_;   // seconds up before each death of its own
   sim::MetricsRegistry& metrics_;
   std::map<std::pair<std::string, std::string>, sim::Counter*> call_errors_;
 };

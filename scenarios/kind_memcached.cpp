@@ -46,6 +46,11 @@ std::vector<sim::ParamSpec> memcached_params() {
                      "fault hook (memcached-restart): nothing listens; open connections read EOF")),
       settable(param("memcached_slowdown", ParamType::Duration, "", "0s",
                      "fault hook (memcached-slow): extra worker time per request", 0, 1e10)),
+      settable(param("memcached_syn_loss", ParamType::Percent, "", "0%",
+                     "fault hook (syn-drop): the share of SYNs to it lost on the way; the "
+                     "client's 1 s SYN retransmit outlasts gomemcache's 500 ms dial timeout, so "
+                     "each loss is a connect timeout",
+                     0, 1)),
   };
 }
 
@@ -68,6 +73,7 @@ class MemcachedService final : public Instance {
   MemcachedService(World& w, const HostContext& ctx)
       : Instance(ctx),
         sim_(w.sim()),
+        metrics_(w.metrics()),
         restart_delay_(ctx.params.duration("restart_delay")),
         server_(w.sim(),
                 net::Endpoint{ctx.params.choice("listen") == "loopback"
@@ -82,6 +88,9 @@ class MemcachedService final : public Instance {
     }
     if (ctx.params.flag("memcached_down")) server_.set_down(true);
     server_.set_extra_service_time(ctx.params.duration("memcached_slowdown"));
+    if (ctx.params.fraction("memcached_syn_loss") > 0) {
+      set("memcached_syn_loss", ctx.params.get("memcached_syn_loss"));
+    }
     auto& m = w.metrics();
     const sim::Labels host = {{"host", path()}};
     const memcached::ServerStats& st = server_.stats();
@@ -106,12 +115,29 @@ class MemcachedService final : public Instance {
 
   void set(std::string_view name, const sim::ParamValue& v) override {
     if (name == "memcached_down") {
+      if (v.integer == 0 && server_.down()) {
+        if (restarts_++ == 0) {  // named on first use, as memcached.syns_lost
+          metrics_.counter_fn("memcached.restarts", {{"host", path()}},
+                              [this] { return double(restarts_); });
+        }
+      }
       server_.set_down(v.integer != 0);
       set_up(v.integer == 0);
       return;
     }
     if (name == "memcached_slowdown") {
       server_.set_extra_service_time(v.integer);
+      return;
+    }
+    if (name == "memcached_syn_loss") {
+      if (syn_rng_ == nullptr) {
+        // Named on first use, the stream and the counter: a new series would move the metrics
+        // of every run without the fault.
+        syn_rng_ = &sim_.stream("memcached/" + path() + "/syn_loss");
+        metrics_.counter_fn("memcached.syns_lost", {{"host", path()}},
+                            [this] { return double(server_.stats().syns_lost); });
+      }
+      server_.set_syn_loss(v.number, syn_rng_);
       return;
     }
     Instance::set(name, v);
@@ -146,12 +172,15 @@ class MemcachedService final : public Instance {
   }
 
   sim::Simulation& sim_;
+  sim::MetricsRegistry& metrics_;
   sim::Duration restart_delay_;
   memcached::Server server_;
   std::uint64_t oom_kills_ = 0;
   std::uint64_t evictions_ = 0;
   std::uint64_t kills_ = 0;  // either: a restart is for the last one only
   std::vector<Milestone> milestones_;
+  sim::Rng* syn_rng_ = nullptr;  // the syn-drop fault's draws, once it is first set
+  std::uint64_t restarts_ = 0;   // the memcached-restart fault's ends (back, empty)
 };
 
 }  // namespace

@@ -152,7 +152,10 @@ const std::vector<StepType>& step_types() {
               "of that many items, as a source's request_size draws it); page: one goroutine per "
               "follower of the enclosing follower_pages' page (after any lossy_filter), each "
               "naming its follower (a call's key: item)",
-              std::nullopt, std::nullopt, {"tasks", "request_size", "page"})},
+              std::nullopt, std::nullopt, {"tasks", "request_size", "page"}),
+        param("func", ParamType::String, "", "",
+              "the name of the function g.Go runs (fetchPost), for traces: each goroutine's "
+              "steps are a slice of that name; \"\" = none")},
        "do"},
       {StepKind::kSemaphore,
        "semaphore",
@@ -310,6 +313,13 @@ const std::vector<StepType>& step_types() {
        "does not simulate, or an injected fault)",
        {param("probability", ParamType::Percent, "", "100%", "chance the step fails", 0, 1),
         param("reason", ParamType::String, "", "error", "the error's label in metrics")}},
+      {StepKind::kMaxItems,
+       "max_items",
+       "the handler's input check: a request naming more than `limit` items (its "
+       "request_size, as a source draws it) returns the error too_many_items before any "
+       "further step runs, as `if len(uris) > limit { return errTooMany }` does (a batch cap)",
+       {required(extensive(param("limit", ParamType::Count, "items", "",
+                                 "the most items a request may name", 1, 1e9)))}},
   };
   return types;
 }

@@ -40,6 +40,7 @@ enum class StepKind {
   kFdbTxn,
   kLog,
   kFail,
+  kMaxItems,
   kFollowerPages,
   kLossyFilter,
   kReadSet,

@@ -11,10 +11,9 @@ namespace {
 // accounting up to date) must never be here.
 const std::set<std::string, std::less<>>& traced_gauges() {
   static const std::set<std::string, std::less<>> names = {
-      "go.threads",          "go.goroutines",     "go.heap_bytes",       "go.rss_bytes",
-      "go.ms_in_syscall",    "go.runnable_threads", "tcp.time_wait",     "log.writers_waiting",
-      "scylla.queued",       "dataplane.up",      "queue.length",        "queue.busy_workers",
-      "requests.in_flight",
+      "go.threads",         "go.goroutines",       "go.heap_live_bytes", "go.rss_bytes",
+      "go.ms_in_syscall",   "go.runnable_threads", "net.time_wait",      "log.writers_waiting",
+      "go.up",              "queue.length",        "queue.busy_workers", "requests.in_flight",
   };
   return names;
 }

@@ -53,7 +53,7 @@ def main():
         return [float(r[i]) if r[i] else 0.0 for r in rows]
 
     t = column("time_s")
-    east = "{dc=east,host=east/dataplane/0}"
+    east = "{host=east/dataplane/0}"
 
     def window(values, a, b):
         return [v for ts, v in zip(t, values) if a <= ts < b]
@@ -107,7 +107,9 @@ def main():
 
     print("## Deaths, restarts, up-time (east)\n")
     phases = [p for p in summary["phases"] if p["host"] == "east/dataplane/0"]
-    deaths = [p for p in phases if p["what"].startswith("process died")]
+    # A deploy's replacement is not a death of the process's own (the band-aid, the fix).
+    deaths = [p for p in phases if p["what"].startswith("process died")
+              and "replaced by a deploy" not in p["what"]]
     restarts = [p for p in phases if p["what"].startswith("process restarted")]
     ts = lambda p: (parse_time(p["at"]) - epoch).total_seconds()
     monday_deaths = [p for p in deaths if monday <= ts(p) < band_aid]
@@ -123,7 +125,7 @@ def main():
     for p in phases:
         if p["what"].startswith("process restarted") or p["what"].startswith("deploy"):
             up_since = ts(p)
-        elif p["what"].startswith("process died"):
+        elif p in deaths:
             if monday <= ts(p) < band_aid:
                 ups.append((ts(p) - up_since) / 60)
     if ups:

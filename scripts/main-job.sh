@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up, build, and run the main job: the April 2026 outage replay, then its report (one HTML
-# page with the dataplane kind's panels) and screenshots of it (report.png, panels/*.png).
+# page with the data plane go-service's panels) and screenshots of it (report.png, panels/*.png).
 # Extra arguments go to `skysim run` (e.g. --set ... --out DIR); the report follows --out.
 set -euo pipefail
 cd "$(dirname "$0")/.."

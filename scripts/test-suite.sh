@@ -56,7 +56,7 @@ run_sanitized() {
 }
 export -f run_sanitized
 export asan_logs
-slow_first='test_validation test_scenarios test_fuzz test_analysis test_fanout test_dataplane'
+slow_first='test_validation test_scenarios test_fuzz test_analysis test_fanout'
 # The slow ones that exist, then every other target. grep finding nothing only reorders (a slow
 # name not built); the count check below makes sure no target was dropped on the way.
 ordered=$( (for t in $slow_first; do grep -x "$t" <<<"$asan_targets" || true; done

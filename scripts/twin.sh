@@ -18,16 +18,17 @@ for n in "$runs" "$seeds"; do
 done
 [[ -x $skysim ]] || { echo "twin: $skysim is not an executable" >&2; exit 2; }
 p=datacenters.east.services.dataplane.params
+g=datacenters.east.services.dataplane.program
 case_sets() { # the skysim side of each of scripts/testbed.sh's cases
   case $1 in
     as-was) ;;
-    setlimit50) echo "$p.get_post_record_limit=50" ;;
-    random-source) echo "$p.dialer=random_loopback" ;;
+    setlimit50) echo "$g.handlers.GetPostRecord.0.errgroup.limit=50" ;;
+    random-source) echo "$g.clients.mc.dialer=random_loopback" ;;
     count-errors) echo "$p.log_policy=count" ;;
     raw-writes) echo "$p.log_write_lock=false"
                 echo "$p.log_line_bytes=112" ;; # measured: the raw line has no log prefix
-    pool-large) echo "$p.max_idle_conns=1000" ;;
-    wide-range) echo "$p.port_hi=60999" ;;
+    pool-large) echo "$g.clients.mc.max_idle=1000" ;;
+    wide-range) echo "$p.port_range_high=60999" ;;
     small-batches) echo "sources.batch-service.request_size={uniform: [20, 50]}" ;;
     gomaxprocs1) echo "$p.gomaxprocs=1" ;;
     restart-in-tw) echo "$p.restart_delay=5s"   # testbed: -kill-at SECONDS/2, fixed:5s

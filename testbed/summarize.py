@@ -8,6 +8,8 @@ import re
 import statistics
 import sys
 
+from composed_names import testbed_row
+
 H = "{dc=east;host=east/dataplane/0}"
 
 
@@ -18,7 +20,8 @@ def main():
     with open(f"{run}/timeseries.csv") as f:
         # skysim separates labels with ',' inside a quoted header, the testbed's collector with
         # ';': one spelling for both
-        rows = [{k.replace(",", ";"): v for k, v in r.items()} for r in csv.DictReader(f)]
+        rows = [testbed_row({k.replace(",", ";"): v for k, v in r.items()})
+                for r in csv.DictReader(f)]
     if not rows:
         sys.exit(f"summarize: {run}/timeseries.csv has no rows")
 

@@ -11,6 +11,8 @@ import os
 import subprocess
 import sys
 
+from composed_names import testbed_row
+
 H = "{dc=east;host=east/dataplane/0}"
 WINDOW_S = 5.0  # user success over the last 5 s: a cumulative ratio would hide the dips
 
@@ -28,7 +30,8 @@ SERIES = [
 def read(path):
     with open(path) as f:
         # skysim writes label lists with ',', the testbed's collector with ';'
-        return [{k.replace(",", ";"): v for k, v in r.items()} for r in csv.DictReader(f)]
+        return [testbed_row({k.replace(",", ";"): v for k, v in r.items()})
+                for r in csv.DictReader(f)]
 
 
 def column(rows, name, scale):

@@ -15,9 +15,8 @@
 // into TIME_WAIT are read from the post-mortem variant's windows: the default is not killed at
 // the replay's batch rate, so it has no restart to read (docs/april-2026.md).
 //
-// A fourth set runs the same windows of the data plane written as a composition
-// (scenarios/april-in-yaml.yaml, its `replay` variant: the same host at scale 0.05, a west with
-// users only): the tenfold must come out of the composed parts too.
+// The file writes the data plane as parts (a memcached sidecar, a Scylla cluster, a go-service
+// whose program is the data plane's handlers), so the figures come out of the composed parts.
 #include "validation/april_checks.hpp"
 
 #include <algorithm>
@@ -33,8 +32,8 @@ namespace skysim::validation {
 namespace {
 
 constexpr int kSeeds = 4;  // each window replays hours of the spiral: a few seeds, not ten
-const char* kEast = "{dc=east,host=east/dataplane/0}";
-const char* kWest = "{dc=west,host=west/dataplane/0}";
+const char* kEast = "{host=east/dataplane/0}";
+const char* kWest = "{host=west/dataplane/0}";
 
 struct MondayWindow {
   double scale = 1;
@@ -62,7 +61,7 @@ const std::vector<std::string> kGoSharedCores{
     "datacenters.west.services.dataplane.params.core_sharing=processor_sharing"};
 
 // The loader's overrides narrowing a replay to the Monday window: from 08:00, the batch client
-// (the source `batch`) at its Monday rate from the start, no timeline; then `extra`.
+// (the source `batch-service`) at its Monday rate from the start, no timeline; then `extra`.
 scenarios::LoadOptions monday_options(const std::string& duration, std::uint64_t seed,
                                       const std::string& batch,
                                       const std::vector<std::string>& extra) {
@@ -98,7 +97,7 @@ MondayWindow monday_window(const std::string& file, const std::string& duration,
     } else if (p.what.starts_with("process restarted")) {
       up_since = p.at;
       w.restarts += 1;
-      // "process restarted with an empty memcached pool; N sockets still in TIME_WAIT"
+      // "process restarted; N sockets in TIME_WAIT"
       const auto semi = p.what.find("; ");
       if (semi != std::string::npos && std::stol(p.what.substr(semi + 2)) > 0) {
         w.restarts_into_time_wait += 1;
@@ -106,25 +105,6 @@ MondayWindow monday_window(const std::string& file, const std::string& duration,
     }
   }
   w.median_uptime_min = median(ups);
-  return w;
-}
-
-// The same Monday window of the composition. Ms never exit and the default is not killed at
-// this rate, so the threads at the window's end are its peak.
-MondayWindow composed_monday_window(const std::string& file, const std::string& duration,
-                                    std::uint64_t seed) {
-  using namespace skysim::scenarios;
-  // The variant first: its own epoch, duration and timeline give way to the window's.
-  LoadOptions o = monday_options(duration, seed, "batch", {});
-  o.overrides.insert(o.overrides.begin(), parse_override("variant=replay"));
-  Scenario sc = load_scenario_file(file, builtin_registry(), o);
-  ScenarioRun run(sc, builtin_registry());
-  run.run();
-  auto& m = run.metrics();
-  MondayWindow w;
-  w.scale = sc.scale;
-  w.healthy_threads = m.value("go.threads{host=west/dataplane/0}");
-  w.surge_threads = m.value("go.threads{host=east/dataplane/0}");
   return w;
 }
 
@@ -139,8 +119,6 @@ FigureChecks april_checks(const SelftestOptions& options) {
   std::vector<MondayWindow> runs(kSeeds);
   std::vector<MondayWindow> postmortem_runs(kSeeds);
   std::vector<MondayWindow> shared_runs(kSeeds);
-  std::vector<MondayWindow> composed_runs(kSeeds);
-  const std::string composed_file = dir + "/april-in-yaml.yaml";
   const std::vector<std::string> as_is;
   std::vector<std::function<void()>> tasks;
   for (int i = 0; i < kSeeds; ++i) {
@@ -150,10 +128,6 @@ FigureChecks april_checks(const SelftestOptions& options) {
         (*into)[static_cast<std::size_t>(i)] = monday_window(file, duration, 1000 + i, *extra);
       });
     }
-    tasks.push_back([&composed_runs, &composed_file, &duration, i] {
-      composed_runs[static_cast<std::size_t>(i)] =
-          composed_monday_window(composed_file, duration, 1000 + i);
-    });
   }
   run_tasks(tasks, options.jobs);
 
@@ -196,11 +170,6 @@ FigureChecks april_checks(const SelftestOptions& options) {
       "x10 (accepted x5..x20)", 5, 20, "x",
       "(east peak / west peak; port searches share the host's cores)");
   go_surge.known_departure = why;
-  BandCheck composed_surge = figure(
-      "April as a composition (april-in-yaml, variant replay): Monday threads climb about "
-      "tenfold",
-      "x10 (accepted x5..x20)", 5, 20, "x",
-      "(east / west at the window's end; memcached, scylla and go-service parts)");
   for (const MondayWindow& w : runs) {
     healthy.per_seed.push_back(w.healthy_threads / w.scale);
     surge.per_seed.push_back(w.surge_threads / std::max(1.0, w.healthy_threads));
@@ -212,10 +181,7 @@ FigureChecks april_checks(const SelftestOptions& options) {
   for (const MondayWindow& w : shared_runs) {
     go_surge.per_seed.push_back(w.surge_threads / std::max(1.0, w.healthy_threads));
   }
-  for (const MondayWindow& w : composed_runs) {
-    composed_surge.per_seed.push_back(w.surge_threads / std::max(1.0, w.healthy_threads));
-  }
-  out.band = {healthy, surge, composed_surge, postmortem_surge, go_surge, cadence};
+  out.band = {healthy, surge, postmortem_surge, go_surge, cadence};
   // Pooled over the seeds (restarts are few per window): the share of all restarts that found
   // sockets of the dead process still in TIME_WAIT on the fixed source address.
   double restarts = 0, into_time_wait = 0;

@@ -1,6 +1,6 @@
 #pragma once
 // The April 2026 post-mortem's figures recomputed by the replay itself
-// (scenarios/april-2026-outage.yaml, models/dataplane): healthy OS threads, their Monday surge,
+// (scenarios/april-2026-outage.yaml, a composition of the models): healthy OS threads, their Monday surge,
 // the crash cadence, and restarts into TIME_WAIT.
 #include "validation/check.hpp"
 #include "validation/selftest.hpp"

@@ -207,6 +207,7 @@ std::optional<HostCpu::Arrival> GoProcess::acquire_m() {
   }
   check_memory();
   if (!alive_) return std::nullopt;
+  if (on_thread_created_) on_thread_created_();
   return HostCpu::Arrival::kQueued;
 }
 

@@ -161,6 +161,8 @@ class GoProcess {
   // machine's memory, shared with other processes, checks the sum; scenarios/machine.hpp).
   void set_memory_watch(std::function<void()> watch) { memory_watch_ = std::move(watch); }
   void on_restart(RestartCallback cb) { on_restart_ = std::move(cb); }
+  // Called after newm() made an OS thread the process lives on with (threads() counts it).
+  void on_thread_created(std::function<void()> cb) { on_thread_created_ = std::move(cb); }
   // Kills the process (kubectl delete, SIGKILL): same path as an OOM kill.
   void kill(CrashReason reason = CrashReason::kExternal);
   // The kubelet evicts the pod (hard threshold: no grace period); its replacement, a new pod,
@@ -332,6 +334,7 @@ class GoProcess {
   CrashCallback on_crash_;
   std::function<void()> memory_watch_;
   RestartCallback on_restart_;
+  std::function<void()> on_thread_created_;
   bool alive_ = true;
   std::uint64_t incarnation_ = 1;
   sim::Time started_at_ = 0;

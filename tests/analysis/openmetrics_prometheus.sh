@@ -224,7 +224,7 @@ check_run() {  # check_run NAME
 check_run demo
 check_run april
 # The April panels' headline figures, as docs/observability.md queries them.
-peak=$(only_value "max_over_time(skysim_go_threads{dc=\"east\"}[$last_span])" "$last_end")
+peak=$(only_value "max_over_time(skysim_go_threads{host=\"east/dataplane/0\"}[$last_span])" "$last_end")
 echo "april: east data plane thread peak $peak"
 for dc in east west; do
   read -r gf gl _ <<< "$(csv_stats april "user.requests.good{dc=$dc}")"

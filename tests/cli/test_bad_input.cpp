@@ -53,7 +53,8 @@ TEST_CASE("bad command lines get one clear line and exit 2") {
                         Case{"run " + kDemo + " --out " + kDemo, "exists and is not a directory"},
                         Case{"run " + std::string(SKYSIM_SOURCE_DIR) +
                                  "/scenarios/april-2026-outage.yaml --set "
-                                 "datacenters.east.services.dataplane.params.backfill_clients=batch-servce",
+                                 "datacenters.east.services.dataplane.program.handlers.GetPostRecord.0.errgroup.do.1."
+                                 "cache_get.cold_clients=batch-servce",
                              "no source has client 'batch-servce'; did you mean 'batch-service'?"},
                         Case{"openmetrics /no/such/run", "no such directory: /no/such/run"},
                         Case{"openmetrics " + std::string(SKYSIM_SOURCE_DIR) + "/scenarios",

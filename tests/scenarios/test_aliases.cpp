@@ -63,7 +63,7 @@ std::map<std::string, std::uint64_t> dc_fingerprints(const Scenario& s) {
 }
 
 const std::string kApril = std::string(SKYSIM_SOURCE_DIR) + "/scenarios/april-2026-outage.yaml";
-const std::string kWestDp = "datacenters.west.services.dataplane.params.";
+const std::string kWestDp = "datacenters.west.services.dataplane.program.";
 
 // A 10-minute Monday-morning window of the real April file with the batch client running.
 Scenario april_window(const std::vector<std::string>& extra) {
@@ -138,9 +138,10 @@ TEST_CASE("a change to one datacenter leaves the other's fingerprint alone") {
 
 TEST_CASE("April: a west-only --set leaves the east's parameters and trajectory unchanged") {
   Scenario base = april_window({});
-  Scenario west = april_window({kWestDp + "get_post_record_limit=50"});
+  Scenario west = april_window({kWestDp + "handlers.GetPostRecord.0.errgroup.limit=50"});
   auto limit = [](const Scenario& s, const std::string& dc) {
-    return s.service(dc, "dataplane")->host_params.at(0).get("get_post_record_limit").number;
+    return s.service(dc, "dataplane")->program->handlers.at("GetPostRecord").at(0).params.integer(
+        "limit");
   };
   CHECK(limit(west, "west") == 50);
   CHECK(limit(west, "east") == -1);
@@ -151,7 +152,7 @@ TEST_CASE("April: a west-only --set leaves the east's parameters and trajectory 
   // Had the limit reached the east too, its batch client's port storm would be gone.
   CHECK(w.at("east") == b.at("east"));
   // A west-only change the west does feel: its own idle pool.
-  auto p = dc_fingerprints(april_window({kWestDp + "max_idle_conns=5"}));
+  auto p = dc_fingerprints(april_window({kWestDp + "clients.mc.max_idle=5"}));
   CHECK(p.at("east") == b.at("east"));
   CHECK(p.at("west") != b.at("west"));
 }

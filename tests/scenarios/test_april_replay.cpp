@@ -17,8 +17,11 @@ using namespace skysim::scenarios;
 namespace {
 
 const std::string kApril = std::string(SKYSIM_SOURCE_DIR) + "/scenarios/april-2026-outage.yaml";
-const std::string kEast = "{dc=east,host=east/dataplane/0}";
-const std::string kWest = "{dc=west,host=west/dataplane/0}";
+const std::string kEast = "{host=east/dataplane/0}";
+const std::string kWest = "{host=west/dataplane/0}";
+// Failed dials of the gomemcache client: Go's "bind: address already in use".
+const std::string kEastBindErrors = "client.dial_errors{client=mc,host=east/dataplane/0}";
+const std::string kWestBindErrors = "client.dial_errors{client=mc,host=west/dataplane/0}";
 
 struct Window {
   std::uint64_t fingerprint = 0;
@@ -54,8 +57,8 @@ Window window(std::vector<std::string> extra, const std::string& duration,
   Window w;
   w.fingerprint = r.fingerprint;
   auto& m = run.metrics();
-  w.east_bind_errors = m.value("memcached.bind_errors" + kEast);
-  w.west_bind_errors = m.value("memcached.bind_errors" + kWest);
+  w.east_bind_errors = m.value(kEastBindErrors);
+  w.west_bind_errors = m.value(kWestBindErrors);
   w.east_threads = m.value("go.threads" + kEast);
   w.west_threads = m.value("go.threads" + kWest);
   w.east_runnable_peak = m.value("go.runnable_threads_peak" + kEast);
@@ -77,6 +80,7 @@ Window default_window(std::vector<std::string> extra, const std::string& duratio
 }
 
 const std::string kDp = "datacenters.east.services.dataplane.params.";
+const std::string kGetPostRecord = "datacenters.east.services.dataplane.program.handlers.GetPostRecord.";
 
 // The same data-plane settings in both datacenters (the west is the healthy baseline).
 std::vector<std::string> both_dcs(const std::vector<std::string>& settings) {
@@ -98,14 +102,14 @@ TEST_CASE("April replay: the batch client exhausts ports in its datacenter only"
   CHECK(w.west_bad == 0);
   REQUIRE_FALSE(w.phases.empty());
   CHECK(w.phases.front() ==
-        "east/dataplane/0: first memcached dial error: dial tcp 127.32.0.1:0->127.0.0.1:11211: "
+        "east/dataplane/0: first memcache error of client mc: dial tcp 127.32.0.1:0->127.0.0.1:11211: "
         "bind: address already in use");
   // Blocking log writes grew the east process's threads well past the idle west one's.
   CHECK(w.east_threads > 5 * w.west_threads);
 }
 
 TEST_CASE("April replay: SetLimit(50) from the start gives no port error") {
-  Window w = monday_window({kDp + "get_post_record_limit=50"});
+  Window w = monday_window({kGetPostRecord + "0.errgroup.limit=50"});
   CHECK(w.east_bind_errors == 0);
   CHECK(w.west_bind_errors == 0);
 }
@@ -126,10 +130,11 @@ TEST_CASE("April replay: the same seed replays bit for bit") {
 TEST_CASE("April replay: a 1,000-URI batch cap (full scale) rejects the batches, so no port error") {
   // The cap shrinks with scale like the batches (15-20k URIs -> 750-1,000 at scale 0.05); the
   // users' 1-50-URI requests stay under it (1,000 x 0.05 = 50).
-  Window capped = monday_window({kDp + "max_batch=1000"});
+  // The file's `batch_cap` variant puts a max_items step before GetPostRecord's errgroup.
+  Window capped = default_window({"variant=batch_cap"});
   CHECK(capped.east_bind_errors == 0);
   CHECK(capped.west_bad == 0);
-  Window loose = monday_window({kDp + "max_batch=100000"});
+  Window loose = default_window({"variant=batch_cap", kGetPostRecord + "0.max_items.limit=100000"});
   CHECK(loose.east_bind_errors > 0);
 }
 
@@ -258,7 +263,7 @@ TEST_CASE("April replay: the default is Go's semantics on EEVDF, and the post-mo
   CHECK(by_default.east_threads <= 20 * by_default.west_threads);
   CHECK(by_default.east_bind_errors > 0);
   // SetLimit(50) from the start: no port error, no kill.
-  Window limited = default_window({kDp + "get_post_record_limit=50"});
+  Window limited = default_window({kGetPostRecord + "0.errgroup.limit=50"});
   CHECK(limited.east_bind_errors == 0);
   CHECK(limited.east_oom_kills == 0);
   CHECK(limited.east_threads <= 2 * limited.west_threads);

@@ -54,7 +54,7 @@ TEST_CASE("april trace: 10 minutes open as nested slices per host, under 100 MB"
   CHECK(r.max_depth.at(pid_of.at("west/dataplane/0")) >= 3);
 
   for (const char* name : {"goroutine", "GetPostRecord", "GetActorProfile", "fetchPost",
-                           "memcache.Get", "memcache.Set", "net.Dial", "scylla read", "log.Error",
+                           "memcache.Get", "memcache.Set", "net.Dial", "db.read", "log.Error",
                            "write(2)", "syscall (kernel CPU)", "Go code", "GC cycle", "mark",
                            "STW sweep termination", "STW mark termination"}) {
     INFO(name);
@@ -82,8 +82,8 @@ TEST_CASE("april trace: 10 minutes open as nested slices per host, under 100 MB"
     INFO(key);
     CHECK(r.arg_keys.count(key) == 1);
   }
-  for (const char* name : {"go.threads", "go.goroutines", "go.rss_bytes", "go.heap_bytes",
-                           "tcp.time_wait"}) {
+  for (const char* name : {"go.threads", "go.goroutines", "go.rss_bytes", "go.heap_live_bytes",
+                           "net.time_wait"}) {
     INFO(name);
     CHECK(r.counters_by_name.count(name) == 1);
   }

@@ -215,11 +215,11 @@ TEST_CASE("scale: explain marks what scales") {
 }
 
 TEST_CASE("scale: a go-service's report panels draw the limits its hosts were built with") {
-  // april-in-yaml at the replay's size: the limits a report draws are the scaled host's.
+  // The April file at the replay's size: the limits a report draws are the scaled host's.
   LoadOptions o;
   o.overrides.push_back(parse_override("scale=0.05"));
-  Scenario s = load_scenario_file(std::string(SKYSIM_SOURCE_DIR) + "/scenarios/april-in-yaml.yaml",
-                                  builtin_registry(), o);
+  Scenario s = load_scenario_file(
+      std::string(SKYSIM_SOURCE_DIR) + "/scenarios/april-2026-outage.yaml", builtin_registry(), o);
   const ServiceKind& kind = *builtin_registry().find("go-service");
   std::vector<HostContext> hosts;
   for (const auto& svc : s.datacenters.at(0).services) {

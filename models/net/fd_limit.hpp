@@ -1,9 +1,9 @@
 #pragma once
 // The process's RLIMIT_NOFILE (the fault `fd-limit`): socket(2) fails with EMFILE once the
 // process holds `limit` descriptors, before any port is looked at, and Go's net.Dialer returns
-// "dial tcp ADDR: socket: too many open files". Every dial of the data plane (its memcached
-// client's and its gocql pool's) goes through an FdLimitedDialer sharing one FdLimit.
-// Descriptors counted: the sockets those two hold open plus a fixed baseline. assumption: 7
+// "dial tcp ADDR: socket: too many open files". Every dial of a Go process (each of its
+// clients') goes through an FdLimitedDialer sharing the process's one FdLimit.
+// Descriptors counted: the sockets the process holds open plus a fixed baseline. assumption: 7
 // (stdin, stdout, stderr = the log pipe, the netpoller's epoll fd and its wake-up pipe's two
 // ends, the RPC listener); the RPC server's accepted connections are not sockets in this model,
 // so an accept beyond the limit is not modelled.
@@ -13,7 +13,7 @@
 
 #include "models/net/dialer.hpp"
 
-namespace skysim::dataplane {
+namespace skysim::net {
 
 struct FdLimit {
   static constexpr std::int64_t kBaselineFds = 7;  // assumption, above
@@ -26,18 +26,18 @@ struct FdLimit {
   }
 };
 
-class FdLimitedDialer final : public net::Dialer {
+class FdLimitedDialer final : public Dialer {
  public:
   explicit FdLimitedDialer(FdLimit& limit) : limit_(limit) {}
-  FdLimitedDialer& over(net::Dialer& inner) {
+  FdLimitedDialer& over(Dialer& inner) {
     inner_ = &inner;
     return *this;
   }
-  net::DialOutcome dial(net::NetNamespace& ns, net::Endpoint remote, net::OwnerId owner) override {
+  DialOutcome dial(NetNamespace& ns, Endpoint remote, OwnerId owner) override {
     if (limit_.exhausted()) {
       ++limit_.emfile;
-      net::DialOutcome out;
-      out.error = net::DialError{net::Errno::kEMFILE, net::DialStep::kSocket, false, {}, remote};
+      DialOutcome out;
+      out.error = DialError{Errno::kEMFILE, DialStep::kSocket, false, {}, remote};
       return out;
     }
     return inner_->dial(ns, remote, owner);
@@ -47,7 +47,7 @@ class FdLimitedDialer final : public net::Dialer {
 
  private:
   FdLimit& limit_;
-  net::Dialer* inner_ = nullptr;
+  Dialer* inner_ = nullptr;
 };
 
-}  // namespace skysim::dataplane
+}  // namespace skysim::net
