@@ -409,6 +409,7 @@ class GoService final : public Instance {
       if (deployed_) redeploy();
       for (auto& mc : memcache_) build_memcache_client(mc);
       for (auto& [where, cache] : hot_caches_) cache->clear();  // the old process's memory
+      start_sessions();
       std::string waited;
       if (crash_loop_backoff_ && !last_death_was_deploy_) {
         waited = " after a CrashLoopBackOff of " +
@@ -482,6 +483,7 @@ class GoService final : public Instance {
     build_hot_caches(w);
     build_plans();
     check_item_partitions(w);
+    start_sessions();
   }
 
   // A call's `key: item` names a partition the page steps chose: a follower's timeline, under
@@ -1156,6 +1158,20 @@ class GoService final : public Instance {
                {"error", resp.error}});
     }
     if (done) std::exchange(done, nullptr)(resp);
+  }
+
+  // main()'s gocql.NewSession for each gocql client, as the process starts: its Scylla pools
+  // are dialed now, so a restart into the dead process's TIME_WAIT finds out at once whether
+  // connect() has a port left (docs/models/net.md).
+  void start_sessions() {
+    if (!go_.alive()) return;
+    for (const auto& c : clients_) {
+      if (c.client->multiplexed()) go_.go_process(session_start(go_.incarnation(), *c.client));
+    }
+  }
+  sim::Process session_start(std::uint64_t inc, ServiceClient& client) {
+    auto g = co_await go_.enter(inc);
+    co_await client.fill_pools(owner_);
   }
 
   // A step can kill the process without suspending its goroutine (an allocation that crosses

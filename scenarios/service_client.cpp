@@ -228,6 +228,24 @@ sim::Task<Response> ServiceClient::call_pooled(std::uint32_t t, Call call, net::
   co_return *got;
 }
 
+sim::Task<> ServiceClient::fill_pools(net::OwnerId owner) {
+  const std::uint32_t life = life_;
+  const sim::Time deadline = cfg_.timeout > 0 ? sim_.now() + cfg_.timeout : sim::kTimeMax;
+  for (std::uint32_t t = 0; t < targets_.size(); ++t) {
+    Multiplexed& mux = mux_[t];
+    while (mux.conns.size() + mux.dialing < cfg_.conns_per_host) {
+      memcached::Conn conn;
+      ++mux.dialing;
+      std::optional<Response> failed = co_await dial(t, owner, deadline, conn);
+      if (life != life_) co_return;
+      --mux.dialing;
+      mux.dialed->notify_all();
+      if (failed) break;  // this host's pool stays short until a call redials
+      mux.conns.push_back(conn);
+    }
+  }
+}
+
 sim::Task<Response> ServiceClient::call_multiplexed(std::uint32_t t, Call call, net::OwnerId owner,
                                                     sim::Time deadline) {
   Target& target = targets_[t];

@@ -81,6 +81,13 @@ class ServiceClient {
   CallAwaiter call(std::string endpoint, std::int64_t size_bytes, net::OwnerId owner,
                    std::optional<std::uint64_t> key = std::nullopt, std::uint32_t rows = 0);
 
+  // gocql's NewSession, run by the calling process as it starts: every target's pool is filled
+  // (conns_per_host dials each, gocql's hostConnPool.fill) before its first query needs one.
+  // A dial that fails is counted and leaves its place to a call, which redials. Multiplexed
+  // clients only; `owner` as for call().
+  sim::Task<> fill_pools(net::OwnerId owner);
+  bool multiplexed() const { return cfg_.multiplexed; }
+
   // The calling process died: the kernel has closed its sockets; forget the idle lists.
   void crash();
   // A deploy's new build of the calling process, after crash(): its dialer and settings.
