@@ -10,6 +10,7 @@
 #include "analysis/sweep_runner.hpp"
 #include "app/run_until.hpp"
 #include "scenarios/loader.hpp"
+#include "scenarios/program.hpp"
 #include "scenarios/model_registry.hpp"
 #include "scenarios/runner.hpp"
 #include "scenarios/units.hpp"
@@ -34,8 +35,9 @@ std::vector<std::string> split_dots(const std::string& path) {
 
 const char* kForkablePaths =
     "only parameters declared settable (datacenters.DC.services.SVC.params.NAME or "
-    "datacenters.DC.services.SVC.host_overrides.I.NAME) and source rates (sources.NAME.rate) "
-    "can change mid-run";
+    "datacenters.DC.services.SVC.host_overrides.I.NAME), a go-service program's client and step "
+    "parameters (datacenters.DC.services.SVC.program...NAME: a deploy) and source rates "
+    "(sources.NAME.rate) can change mid-run";
 
 scenarios::Scenario load(const std::string& file, std::uint64_t seed,
                          const std::vector<analysis::Override>& overrides) {
@@ -128,6 +130,33 @@ std::vector<ForkChange> resolve_fork_changes(const std::string& scenario_file, s
       }
       if (!found) {
         throw std::invalid_argument("--set " + path + ": no source named " + parts[1]);
+      }
+      continue;
+    }
+    const bool program_param = parts.size() >= 7 && parts[0] == "datacenters" &&
+                               parts[2] == "services" && parts[4] == "program";
+    if (program_param) {
+      // A deploy at the fork: each host's process is replaced by the new build, as a timeline
+      // `set:` of the program does (docs/scenarios.md, "Deploys").
+      const scenarios::ServiceSpec* svc = variant.service(parts[1], parts[3]);
+      if (svc == nullptr || !svc->program) {
+        throw std::invalid_argument("--set " + path + ": no service running a program at " +
+                                    parts[1] + "." + parts[3]);
+      }
+      const std::string owner = path.substr(0, path.rfind('.'));
+      const std::string& name = parts.back();
+      std::string why;
+      if (scenarios::deployable_param(*svc->program, owner, name, why) == nullptr) {
+        throw std::invalid_argument("--set " + path + ": cannot change at the fork: " + why);
+      }
+      const sim::ParamValues* values = nullptr;
+      if (const auto* c = svc->program->client_at(owner)) values = &c->params;
+      if (const auto* st = svc->program->step_at(owner)) values = &st->params;
+      if (values == nullptr) throw std::invalid_argument("--set " + path + ": nothing at " + owner);
+      for (int i = 0; i < svc->hosts; ++i) {
+        changes.push_back({ForkChange::Kind::HostParam, path,
+                           parts[1] + "/" + parts[3] + "/" + std::to_string(i), path,
+                           values->get(name)});
       }
       continue;
     }

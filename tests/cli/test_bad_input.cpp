@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "run_skysim.hpp"
@@ -180,5 +182,43 @@ TEST_CASE("compare passes --set and --until to every real run and the variant's 
     CHECK(yaml.find("queue_capacity: 77") != std::string::npos);
     CHECK(yaml.find(run[3] == '0' ? "workers: 6" : "workers: 5") != std::string::npos);
   }
+  std::filesystem::remove_all(out);
+}
+
+TEST_CASE("compare --fork-at deploys a go-service program change at the fork, and refuses wiring") {
+  // The April band-aid forked at Monday 16:30 of the file's `bandaid` window (seed 1): the
+  // branch that changes the gomemcache client's dialer replaces each process at the fork, as a
+  // timeline deploy does; the one that keeps it runs on.
+  const std::string out = "/tmp/skysim-cli-fork-deploy-" + std::to_string(::getpid());
+  const std::string april = std::string(SKYSIM_SOURCE_DIR) + "/scenarios/april-2026-outage.yaml";
+  const std::string mc = "datacenters.east.services.dataplane.program.clients.mc.";
+  std::filesystem::remove_all(out);
+  Output o = run_skysim("compare " + april + " --set variant=bandaid --set 'timeline=[]' " +
+                        "--until 2026-04-06T16:32:00Z --fork-at 2026-04-06T16:30:00Z " +
+                        "--variant 'as-was:' --variant 'bandaid: " + mc +
+                        "dialer=random_loopback' --seeds 1..2 --no-plots --out " + out);
+  INFO(o.text);
+  REQUIRE(o.status == 0);
+  auto phases = [&](const std::string& run) {
+    std::ifstream in(out + "/runs/" + run + "/summary.json");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  CHECK(phases("v001-seed1").find("deploy: clients.mc.dialer = random_loopback") !=
+        std::string::npos);
+  CHECK(phases("v000-seed1").find("deploy:") == std::string::npos);
+  std::filesystem::remove_all(out);
+  // Which clients' keys are cold is wiring the loader checks, not a deploy: one clear error,
+  // nothing run.
+  Output bad = run_skysim(
+      "compare " + april + " --set variant=bandaid --set 'timeline=[]' " +
+      "--fork-at 2026-04-06T16:30:00Z --variant 'a:' --variant 'b: datacenters.east.services." +
+      "dataplane.program.handlers.GetPostRecord.0.errgroup.do.1.cache_get.cold_clients=app-users' " +
+      "--seeds 1..2 --no-plots --out " + out);
+  INFO(bad.text);
+  CHECK(bad.status == 2);
+  CHECK(bad.text.find("cannot change at the fork") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(out + "/runs"));
   std::filesystem::remove_all(out);
 }
