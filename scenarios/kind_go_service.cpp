@@ -1389,7 +1389,14 @@ class GoService final : public Instance {
       memcached::McItem item;
       item.value_bytes = static_cast<std::uint32_t>(p.bytes);
       memcached::McResult set = co_await mc.client->set(key, item);
-      if (!set.ok()) memcache_error_counter(mc, set.status).add();
+      if (!set.ok()) {
+        // The data plane logged these too: the post-mortem's "failed to set post cache item".
+        memcache_error_counter(mc, set.status).add();
+        if (p.log_error) {
+          sim::TraceSpan log = co_await sim::trace_span(sim_, "log.Error", "log");
+          co_await logger_.error();
+        }
+      }
     }
     co_return Response{};
   }

@@ -127,8 +127,8 @@ const std::vector<StepType>& step_types() {
         param("fill", ParamType::Bool, "", "true", "mc.Set after a miss the on_miss steps served"),
         param("on_error", ParamType::Enum, "", "miss",
               "an error other than a miss (timeout, dial error, EOF): miss (fall back to "
-              "on_miss, as the April data plane did), log_and_miss (one log.Error line first) "
-              "or fail (return it)",
+              "on_miss, as the April data plane did), log_and_miss (one log.Error line first, "
+              "and one for a failed fill's Set) or fail (return it)",
               std::nullopt, std::nullopt, {"miss", "log_and_miss", "fail"})},
        "on_miss"},
       {StepKind::kCacheSet,
