@@ -13,6 +13,7 @@ shift 2
 # bug | where it is planted | base | invariant that must catch it
 bugs=(
   "queue-server|scenarios/queue_server.cpp (crash forgets a batch request)|scenarios/demo.yaml|queue.conservation"
+  "go-service|scenarios/kind_go_service.cpp (a dead process's gocql client keeps its connections counted)|scenarios/fuzz/dataplane.yaml|go-service.sockets"
   "socket table|models/net/socket_table.cpp (a dead process's closed sockets leave one ESTABLISHED count)|scenarios/fuzz/dataplane.yaml|sockets_consistent"
   "Go runtime|models/goruntime/go_process.cpp (a forced STW >= 100 ms leaks an M)|scenarios/fuzz/dataplane.yaml|go.runtime"
   "Scylla|models/scylla/cluster.cpp (a returning node's shards restart their work books)|scenarios/fuzz/fanout.yaml|scylla.consistent"
