@@ -321,10 +321,10 @@ class GoService final : public Instance {
         logger_(go_, sink_, logger_config(ctx)),
         baseline_(ctx.params.size_bytes("baseline_live_heap")),
         port_scan_ns_(port_scan_cost(ctx.params)),
+        thread_surge_(go_.gomaxprocs()),
         metrics_(w.metrics()) {
     if (!program_) throw std::invalid_argument("go-service " + ctx.path() + " has no program");
     if (machine_) owner_base_ = machine_->place(go_);
-    thread_surge_.emplace(go_.gomaxprocs());
     auto& m = w.metrics();
     const sim::Labels host = {{"host", path()}};
     m.gauge_fn("go.goroutines", host, [this] { return double(go_.goroutines()); });
@@ -338,7 +338,7 @@ class GoService final : public Instance {
     m.gauge_fn("go.stw_peak_ns", host, [this] { return double(go_.peak_stw()); });
     m.gauge_fn("go.stw_last_ns", host, [this] { return double(go_.last_stw()); });
     m.gauge_fn("go.threads_peak", host, [this] {
-      return double(std::max(thread_surge_->peak(), go_.threads()));
+      return double(std::max(thread_surge_.peak(), go_.threads()));
     });
     m.gauge_fn("go.runnable_threads_peak", host,
                [this] { return double(go_.runnable_threads_peak()); });
@@ -379,9 +379,9 @@ class GoService final : public Instance {
       }
     });
     go_.retain(baseline_);
-    go_.on_thread_created([this] { thread_surge_->thread_created(sim_.now(), go_.threads()); });
+    go_.on_thread_created([this] { thread_surge_.thread_created(sim_.now(), go_.threads()); });
     go_.on_crash([this](goruntime::CrashReason reason, const std::string& message) {
-      thread_surge_->process_died();
+      thread_surge_.process_died();
       last_death_was_deploy_ = reason == goruntime::CrashReason::kDeploy;
       if (reason != goruntime::CrashReason::kDeploy && reason != goruntime::CrashReason::kExternal) {
         uptimes_s_.push_back(sim::to_seconds(sim_.now() - up_since_));
@@ -419,7 +419,8 @@ class GoService final : public Instance {
       for (auto& [where, cache] : hot_caches_) cache->clear();  // the old process's memory
       start_sessions();
       std::string waited;
-      if (crash_loop_backoff_ && !last_death_was_deploy_) {
+      if (!last_death_was_deploy_ &&
+          go_.config().restart_policy.kind == goruntime::RestartPolicyKind::kCrashLoopBackOff) {
         waited = " after a CrashLoopBackOff of " +
                  std::to_string(go_.last_restart_delay() / sim::kSecond) + " s";
       }
@@ -428,7 +429,6 @@ class GoService final : public Instance {
                                              " sockets in TIME_WAIT"});
     });
     owner_ = owner_base_ + static_cast<net::OwnerId>(go_.incarnation());
-    crash_loop_backoff_ = ctx.params.choice("restart_policy") == "crash_loop_backoff";
     fd_limit_.open_sockets = [this] { return static_cast<std::int64_t>(ns_.open_sockets(owner_)); };
     if (ctx.params.integer("fd_limit") > 0) set("fd_limit", ctx.params.get("fd_limit"));
     if (ctx.params.flag("gc_paused")) go_.set_world_stopped(true);
@@ -920,7 +920,7 @@ class GoService final : public Instance {
 
   std::vector<Milestone> milestones() const override {
     std::vector<Milestone> out = milestones_;
-    thread_surge_->append_milestones(out);
+    thread_surge_.append_milestones(out);
     for (const auto& c : clients_) {
       if (!c.client->first_dial_error().empty()) {
         out.push_back({c.client->first_dial_error_at(),
@@ -1268,10 +1268,7 @@ class GoService final : public Instance {
     co_return Response{};
   }
   sim::Task<Response> log_step(std::int64_t lines) {
-    for (std::int64_t i = 0; i < lines; ++i) {
-      sim::TraceSpan log = co_await sim::trace_span(sim_, "log.Error", "log");
-      co_await logger_.error();
-    }
+    for (std::int64_t i = 0; i < lines; ++i) co_await logger_.error();
     co_return Response{};
   }
   sim::Task<Response> fail_step(const StepPlan& p) {
@@ -1318,10 +1315,7 @@ class GoService final : public Instance {
     if (r.ok) deliveries_.answered(answer);
     if (!r.ok) {
       call_error(*p.client_name, r.error).add();
-      if (p.log_error) {
-        sim::TraceSpan log = co_await sim::trace_span(sim_, "log.Error", "log");
-        co_await logger_.error();
-      }
+      if (p.log_error) co_await logger_.error();
       if (p.fail_on_error) co_return r;
     }
     co_return Response{};
@@ -1368,10 +1362,7 @@ class GoService final : public Instance {
       }
       memcache_error_counter(mc, got.status).add();
       if (p.fail_on_error) co_return Response{false, memcache_error(got.status)};
-      if (p.log_error) {
-        sim::TraceSpan log = co_await sim::trace_span(sim_, "log.Error", "log");
-        co_await logger_.error();
-      }
+      if (p.log_error) co_await logger_.error();
     }
     ++mc.misses;
     if (p.body_names_key) {
@@ -1400,10 +1391,7 @@ class GoService final : public Instance {
       if (!set.ok()) {
         // The data plane logged these too: the post-mortem's "failed to set post cache item".
         memcache_error_counter(mc, set.status).add();
-        if (p.log_error) {
-          sim::TraceSpan log = co_await sim::trace_span(sim_, "log.Error", "log");
-          co_await logger_.error();
-        }
+        if (p.log_error) co_await logger_.error();
       }
     }
     co_return Response{};
@@ -1960,9 +1948,8 @@ class GoService final : public Instance {
   std::vector<std::unique_ptr<net::Dialer>> dialers_;  // fixed_source, random_loopback
   std::map<std::string, HandlerMetrics, std::less<>> handlers_;
   std::vector<Milestone> milestones_;
-  std::optional<ThreadSurgeWatch> thread_surge_;  // built once GOMAXPROCS is known
+  ThreadSurgeWatch thread_surge_;
   sim::Time up_since_ = 0;          // this life of the process began
-  bool crash_loop_backoff_ = false;  // restart_policy: the kubelet's back-off
   bool last_death_was_deploy_ = false;
   std::vector<double> uptimes_s_;   // seconds up before each death of its own
   sim::MetricsRegistry& metrics_;

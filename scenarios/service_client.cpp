@@ -228,20 +228,29 @@ sim::Task<Response> ServiceClient::call_pooled(std::uint32_t t, Call call, net::
   co_return *got;
 }
 
+sim::Task<std::optional<Response>> ServiceClient::grow_pool(std::uint32_t t, net::OwnerId owner,
+                                                            sim::Time deadline) {
+  Multiplexed& mux = mux_[t];
+  const std::uint32_t life = life_;
+  memcached::Conn conn;
+  ++mux.dialing;
+  std::optional<Response> failed = co_await dial(t, owner, deadline, conn);
+  if (life != life_) co_return Response{false, "crashed"};
+  --mux.dialing;
+  mux.dialed->notify_all();
+  if (!failed) mux.conns.push_back(conn);
+  co_return failed;
+}
+
 sim::Task<> ServiceClient::fill_pools(net::OwnerId owner) {
   const std::uint32_t life = life_;
   const sim::Time deadline = cfg_.timeout > 0 ? sim_.now() + cfg_.timeout : sim::kTimeMax;
   for (std::uint32_t t = 0; t < targets_.size(); ++t) {
     Multiplexed& mux = mux_[t];
     while (mux.conns.size() + mux.dialing < cfg_.conns_per_host) {
-      memcached::Conn conn;
-      ++mux.dialing;
-      std::optional<Response> failed = co_await dial(t, owner, deadline, conn);
+      std::optional<Response> failed = co_await grow_pool(t, owner, deadline);
       if (life != life_) co_return;
-      --mux.dialing;
-      mux.dialed->notify_all();
       if (failed) break;  // this host's pool stays short until a call redials
-      mux.conns.push_back(conn);
     }
   }
 }
@@ -270,14 +279,9 @@ sim::Task<Response> ServiceClient::call_multiplexed(std::uint32_t t, Call call, 
       }
       continue;
     }
-    memcached::Conn conn;
-    ++mux.dialing;
-    std::optional<Response> failed = co_await dial(t, owner, deadline, conn);
-    if (life != life_) co_return Response{false, "crashed"};
-    --mux.dialing;
-    mux.dialed->notify_all();
-    if (failed) co_return *failed;
-    mux.conns.push_back(conn);
+    if (std::optional<Response> failed = co_await grow_pool(t, owner, deadline)) {
+      co_return *failed;
+    }
     break;
   }
   if (!target.host->up()) {

@@ -136,6 +136,10 @@ class ServiceClient {
   static sim::Task<Response> answered(Response r) { co_return r; }
   sim::Task<Response> call_pooled(std::uint32_t t, Call call, net::OwnerId owner,
                                   sim::Time deadline);
+  // Dials one more connection into target t's multiplexed pool (waiters on `dialed` are told
+  // when it ends): nullopt once it is in the pool, else the failed call's reply.
+  sim::Task<std::optional<Response>> grow_pool(std::uint32_t t, net::OwnerId owner,
+                                               sim::Time deadline);
   sim::Task<Response> call_multiplexed(std::uint32_t t, Call call, net::OwnerId owner,
                                        sim::Time deadline);
 

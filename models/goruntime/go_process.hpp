@@ -182,6 +182,7 @@ class GoProcess {
 
   // ---- Gauges and counters
   const GoConfig& config() const { return cfg_; }
+  sim::Simulation& sim() const { return sim_; }
   int gomaxprocs() const { return procs_; }
   std::int64_t goroutines() const { return goroutines_; }
   std::int64_t threads() const { return alive_ ? m_total_ + 1 : 0; }  // Ms plus sysmon

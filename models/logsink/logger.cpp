@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/on_unwind.hpp"
+#include "sim/trace_span.hpp"
 
 namespace logsink {
 
@@ -70,6 +71,8 @@ bool Logger::admit() {
 }
 
 sim::Task<> Logger::error() {
+  // log.Error's slice on the caller's lane (traced only), its write(2) inside.
+  sim::TraceSpan span = co_await sim::trace_span(go_.sim(), "log.Error", "log");
   ++errors_;
   if (!admit()) {
     co_return;
