@@ -55,6 +55,10 @@ inline void* allocate(std::size_t n) {
   if (!kEnabled || k >= kClasses) return ::operator new(n);
   if (FreeBlock* b = free_lists[k]) {
     free_lists[k] = b->next;
+    // The next frame of this class will read its block's link first; with ~20,000 goroutines
+    // in flight (a full-size batch) that block has left the cache since it was freed, and the
+    // read stalled here (98.8 % of this function's samples at scale 1). Fetch it now.
+    __builtin_prefetch(b->next, 1);
     return b;
   }
   return carve((k + 1) * kGranule);
