@@ -9,6 +9,7 @@
 // awaiter is ready at once and the span is empty: end() does nothing. It never suspends, so
 // tracing cannot move an event. A span whose frame is destroyed (a crash cancels the
 // goroutine) ends at that instant; one that outlives its tracer ends silently.
+#include <memory>
 #include <string_view>
 #include <utility>
 
@@ -37,12 +38,13 @@ class TraceSpan {
   // Opens a traced span (out of line: the untraced path stays a test of one pointer).
   [[gnu::noinline]] TraceSpan(Simulation* sim, ActorId actor, TraceTrack track,
                               std::string_view name, std::string_view cat)
-      : rec_(new TraceSpanRecord{sim, sim->tracer(), actor, track, name, cat, sim->now()}) {}
-  TraceSpan(TraceSpan&& o) noexcept : rec_(std::exchange(o.rec_, nullptr)) {}
+      : rec_(std::make_unique<TraceSpanRecord>(
+            TraceSpanRecord{sim, sim->tracer(), actor, track, name, cat, sim->now()})) {}
+  TraceSpan(TraceSpan&& o) noexcept = default;
   TraceSpan& operator=(TraceSpan&& o) noexcept {
     if (this != &o) {
       end();
-      rec_ = std::exchange(o.rec_, nullptr);
+      rec_ = std::move(o.rec_);
     }
     return *this;
   }
@@ -59,16 +61,16 @@ class TraceSpan {
 
  private:
   [[gnu::noinline]] void close(TraceArgs args) {
-    const TraceSpanRecord& r = *rec_;
+    const std::unique_ptr<TraceSpanRecord> ended = std::move(rec_);
+    const TraceSpanRecord& r = *ended;
     // Only while the process still holds the lane: a frame destroyed without unwinding (a
     // process cancelled before it ran on) frees its lane before its inner spans end.
     if (r.sim->tracer() == r.tracer && r.tracer->track_of(r.actor) == r.track) {
       r.tracer->complete(r.track, r.name, r.cat, r.start, r.sim->now() - r.start, args);
     }
-    delete std::exchange(rec_, nullptr);
   }
 
-  TraceSpanRecord* rec_ = nullptr;
+  std::unique_ptr<TraceSpanRecord> rec_;
 };
 
 struct TraceSpanAwaiter {
