@@ -1215,7 +1215,7 @@ class GoService final : public Instance {
       case StepKind::kSleep:
         return sleep_step(p.time->sample_duration(rng_));
       case StepKind::kAlloc:
-        return alloc_step(p.bytes, p.live, *state);
+        return alloc_step(p, *state);
       case StepKind::kCall:
         return call_step(p, *state);
       case StepKind::kCacheGet:
@@ -1258,14 +1258,19 @@ class GoService final : public Instance {
     co_await sim::sleep(time);
     co_return Response{};
   }
-  sim::Task<Response> alloc_step(std::int64_t bytes, bool live, RequestState& state) {
-    if (!live) {
-      co_await go_.alloc(bytes);
-      co_return Response{};
-    }
-    co_await go_.alloc_live(bytes);
-    state.request().live_bytes += bytes;
+  sim::Task<Response> alloc_step(const StepPlan& p, RequestState& state) {
+    auto allocated = allocation(p);
+    co_await allocated;
+    kept_live(p, state);
     co_return Response{};
+  }
+  // An alloc step's allocation, and what the request keeps of it once it is made (shared by
+  // alloc_step and the errgroup goroutine, which awaits it in its own frame).
+  goruntime::GoProcess::AllocAwaiter allocation(const StepPlan& p) {
+    return p.live ? go_.alloc_live(p.bytes) : go_.alloc(p.bytes);
+  }
+  static void kept_live(const StepPlan& p, RequestState& state) {
+    if (p.live) state.request().live_bytes += p.bytes;
   }
   sim::Task<Response> log_step(std::int64_t lines) {
     for (std::int64_t i = 0; i < lines; ++i) co_await logger_.error();
@@ -1895,10 +1900,9 @@ class GoService final : public Instance {
         continue;
       }
       if (s.kind == StepKind::kAlloc) {
-        const StepPlan& p = plans_[s.slot];
-        auto allocated = p.live ? go_.alloc_live(p.bytes) : go_.alloc(p.bytes);
+        auto allocated = allocation(plans_[s.slot]);
         co_await allocated;
-        if (p.live) state->request().live_bytes += p.bytes;
+        kept_live(plans_[s.slot], *state);
         continue;
       }
       Response r = co_await step(s, state);
