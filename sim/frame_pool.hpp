@@ -31,18 +31,22 @@ inline thread_local FreeBlock* free_lists[kClasses];
 
 inline std::size_t size_class(std::size_t n) { return (n - 1) / kGranule; }
 
-// A class's first blocks are carved from 256 KiB chunks, 64-byte aligned, rather than taken one
-// by one from ::operator new: a block of (k + 1) * 64 bytes then covers exactly k + 1 cache
-// lines (malloc's 16-byte alignment made most frames straddle one more) and carries no
-// allocator header, and frames made one after another (a spawn burst, a call chain) lie side
-// by side. Chunks are never returned, as the free lists never shrink.
-inline constexpr std::size_t kChunkBytes = std::size_t{256} << 10;
+// A class's first blocks are carved from chunks rather than taken one by one from
+// ::operator new: a block of (k + 1) * 64 bytes then covers exactly k + 1 cache lines (malloc's
+// 16-byte alignment made most frames straddle one more) and carries no allocator header, and
+// frames made one after another (a spawn burst, a call chain) lie side by side. A chunk is one
+// transparent huge page where the kernel allows it (frame_pool.cpp): a million frames in 4 KiB
+// pages were 80,000 page faults and TLB misses on every other resume. Chunks are never
+// returned, as the free lists never shrink.
+inline constexpr std::size_t kChunkBytes = std::size_t{2} << 20;
 inline thread_local char* chunk_next;
 inline thread_local char* chunk_end;
 
+char* new_chunk();  // kChunkBytes, aligned to kChunkBytes
+
 inline void* carve(std::size_t bytes) {
   if (static_cast<std::size_t>(chunk_end - chunk_next) < bytes) {
-    chunk_next = static_cast<char*>(::operator new (kChunkBytes, std::align_val_t{kGranule}));
+    chunk_next = new_chunk();
     chunk_end = chunk_next + kChunkBytes;
   }
   void* p = chunk_next;
