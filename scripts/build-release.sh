@@ -6,13 +6,11 @@
 # Takes about three times a default build of skysim. Usage: build-release.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 profiles=build/pgo-profile
 train=$(mktemp -d)
 trap 'rm -rf "$train"' EXIT
 
-cmake --preset pgo-generate >/dev/null
-cmake --build --preset pgo-generate --target skysim
+bash scripts/build.sh pgo-generate skysim
 rm -rf "$profiles"
 
 # What the runs users time spend their events on: the April replay (its quiet start and the
@@ -40,9 +38,8 @@ build/pgo-generate/app/skysim bench phold --lps 1024 --until 200 >/dev/null
 build/pgo-generate/app/skysim bench phold --lps 65536 --until 20 >/dev/null
 
 # Ninja does not know objects depend on the profiles: rebuild them all.
-cmake --preset release >/dev/null
-cmake --build --preset release --target clean >/dev/null
-cmake --build --preset release --target skysim
+bash scripts/build.sh release clean >/dev/null
+bash scripts/build.sh release skysim
 
 for i in 1 2; do  # the Monday hour's start and hot-shard: same binary semantics, same trajectory
   got=$(fingerprint build/release/app/skysim "$train/use-$i" "${runs[i]}")

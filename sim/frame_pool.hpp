@@ -35,8 +35,8 @@ inline std::size_t size_class(std::size_t n) { return (n - 1) / kGranule; }
 // ::operator new: a block of (k + 1) * 64 bytes then covers exactly k + 1 cache lines (malloc's
 // 16-byte alignment made most frames straddle one more) and carries no allocator header, and
 // frames made one after another (a spawn burst, a call chain) lie side by side. A chunk is one
-// transparent huge page where the kernel allows it (frame_pool.cpp): a million frames in 4 KiB
-// pages were 80,000 page faults and TLB misses on every other resume. Chunks are never
+// transparent huge page where the kernel allows it (frame_pool.cpp): PHOLD's million frames
+// (131 MB) in 4 KiB pages were ~32,000 page faults and as many TLB entries. Chunks are never
 // returned, as the free lists never shrink.
 inline constexpr std::size_t kChunkBytes = std::size_t{2} << 20;
 inline thread_local char* chunk_next;
